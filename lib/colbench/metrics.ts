@@ -1,0 +1,147 @@
+/**
+ * Evaluation metrics: % tests passed, success rate, best-of-k, pass^k, and 95% bootstrap confidence
+ * intervals over tasks.
+ *
+ * @module
+ */
+import { Rng } from "../util/rng.ts";
+
+/** A mean with its bootstrap confidence interval, all in [0, 1]. */
+export interface Estimate {
+  mean: number;
+  lo: number;
+  hi: number;
+  n: number;
+}
+
+/**
+ * The arithmetic mean (0 for an empty list).
+ *
+ * @example
+ * ```ts
+ * import { mean } from "./metrics.ts";
+ * mean([0, 0.5, 1]); // 0.5
+ * ```
+ */
+export function mean(values: readonly number[]): number {
+  return values.length === 0 ? 0 : values.reduce((s, v) => s + v, 0) / values.length;
+}
+
+/**
+ * Percentile bootstrap confidence interval of the mean (resampling tasks with replacement).
+ *
+ * @example
+ * ```ts
+ * import { bootstrapMean } from "./metrics.ts";
+ * const est = bootstrapMean([1, 0, 1, 1, 0], { seed: 0 });
+ * ```
+ */
+export function bootstrapMean(
+  values: readonly number[],
+  { resamples = 2000, confidence = 0.95, seed = 0 }: {
+    resamples?: number;
+    confidence?: number;
+    seed?: number;
+  } = {},
+): Estimate {
+  const n = values.length;
+  const m = mean(values);
+  if (n === 0) return { mean: 0, lo: 0, hi: 0, n };
+  const rng = new Rng(`bootstrap:${seed}`);
+  const means = new Float64Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += values[Math.floor(rng.float() * n)];
+    means[r] = s / n;
+  }
+  means.sort();
+  const tail = (1 - confidence) / 2;
+  const at = (q: number) => means[Math.min(resamples - 1, Math.max(0, Math.floor(q * resamples)))];
+  return { mean: m, lo: at(tail), hi: at(1 - tail), n };
+}
+
+/** The headline metrics of one evaluation. */
+export interface Summary {
+  /** Mean fraction of tests passed per task. */
+  testsPassed: Estimate;
+  /** Share of tasks with every test passing. */
+  success: Estimate;
+}
+
+/**
+ * % tests passed and success rate, each with a 95% bootstrap interval.
+ *
+ * @example
+ * ```ts
+ * import { summarize } from "./metrics.ts";
+ * const s = summarize([1, 0.4, 0, 1]); // success 0.5, tests passed 0.6
+ * ```
+ */
+export function summarize(rewards: readonly number[], seed = 0): Summary {
+  return {
+    testsPassed: bootstrapMean(rewards, { seed }),
+    success: bootstrapMean(rewards.map((r) => (r >= 1 ? 1 : 0)), { seed }),
+  };
+}
+
+/**
+ * Best-of-k: per task the best reward among its first k rollouts, then `summarize` over tasks.
+ *
+ * @example
+ * ```ts
+ * import { bestOfK } from "./metrics.ts";
+ * bestOfK([[0.2, 1], [0.5, 0.4]], 2).success.mean; // 0.5
+ * ```
+ */
+export function bestOfK(rewardsPerTask: readonly (readonly number[])[], k: number, seed = 0): Summary {
+  return summarize(rewardsPerTask.map((rs) => Math.max(...checkK(rs, k).slice(0, k))), seed);
+}
+
+function checkK(rollouts: readonly number[], k: number): readonly number[] {
+  if (!Number.isInteger(k) || k < 1 || rollouts.length < k) {
+    throw new RangeError(`need at least k=${k} rollouts per task, got ${rollouts.length}`);
+  }
+  return rollouts;
+}
+
+function choose(n: number, k: number): number {
+  if (k < 0 || k > n) return 0;
+  let c = 1;
+  for (let i = 0; i < k; i++) c = (c * (n - i)) / (i + 1);
+  return c;
+}
+
+/**
+ * pass^k: the probability that k independent rollouts of a task all succeed, estimated per task
+ * without bias from its n ≥ k rollouts with c successes as C(c, k) / C(n, k), then averaged over tasks.
+ *
+ * @example
+ * ```ts
+ * import { passHatK } from "./metrics.ts";
+ * passHatK([[1, 1, 0], [1, 1, 1]], 2).mean; // (1/3 + 1) / 2
+ * ```
+ */
+export function passHatK(rewardsPerTask: readonly (readonly number[])[], k: number, seed = 0): Estimate {
+  return bootstrapMean(
+    rewardsPerTask.map((rs) => {
+      const n = checkK(rs, k).length;
+      const c = rs.filter((r) => r >= 1).length;
+      return choose(c, k) / choose(n, k);
+    }),
+    { seed },
+  );
+}
+
+/**
+ * Formats an estimate as a percentage with its interval, e.g. `34.2 [30.1, 38.4]`.
+ *
+ * @example
+ * ```ts
+ * import { formatEstimate } from "./metrics.ts";
+ * formatEstimate({ mean: 0.342, lo: 0.301, hi: 0.384, n: 500 }); // "34.2 [30.1, 38.4]"
+ * ```
+ */
+export function formatEstimate(e: Estimate): string {
+  const pct = (x: number) => (100 * x).toFixed(1);
+  return `${pct(e.mean)} [${pct(e.lo)}, ${pct(e.hi)}]`;
+}

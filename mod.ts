@@ -1,0 +1,36 @@
+/**
+ * SWEET-RL research kit: the ColBench backend-programming benchmark (embedded synthetic suite, scripted
+ * simulator, Pyodide test harness, metrics) and the scripted calibration agents.
+ *
+ * @example
+ * ```ts
+ * import { evaluateAgent, loadSplit, OracleAgent, PythonHarness, ScriptedSimulator } from "./mod.ts";
+ * const tasks = (await loadSplit("test")).slice(0, 10);
+ * const harness = await PythonHarness.create();
+ * const { summary } = await evaluateAgent(tasks, new OracleAgent(0), new ScriptedSimulator(0), harness);
+ * await harness.close();
+ * ```
+ *
+ * @module
+ */
+export * from "./lib/colbench/schema.ts";
+export * from "./lib/colbench/protocol.ts";
+export * from "./lib/colbench/simulator.ts";
+export * from "./lib/colbench/episode.ts";
+export * from "./lib/colbench/metrics.ts";
+export * from "./lib/colbench/evaluate.ts";
+export * from "./lib/colbench/family.ts";
+export * from "./lib/colbench/generate.ts";
+export * from "./lib/colbench/splits.ts";
+export { FAMILIES, familyByName } from "./lib/colbench/families/mod.ts";
+export * from "./lib/colbench/harness/harness.ts";
+export * from "./lib/agents/agent.ts";
+export * from "./lib/agents/scripted.ts";
+export * from "./lib/agents/oracle.ts";
+export * from "./lib/agents/mediocre.ts";
+export * from "./lib/agents/single_turn.ts";
+export * from "./lib/agents/mod.ts";
+export * from "./lib/util/rng.ts";
+export * from "./lib/util/jsonl.ts";
+export * from "./lib/util/cli.ts";
+export * from "./lib/util/progress.ts";

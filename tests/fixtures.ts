@@ -1,0 +1,16 @@
+/** Test fixtures: synthetic tasks drawn without the Python harness (tests are the first pool calls). */
+import { drawDraft, toTask } from "../lib/colbench/generate.ts";
+import { FAMILIES, familyByName } from "../lib/colbench/families/mod.ts";
+import type { BackendTask } from "../lib/colbench/schema.ts";
+import { Rng } from "../lib/util/rng.ts";
+
+/** A synthetic task of `family` (default: the first registered family). */
+export function fixtureTask(seed = 0, family = FAMILIES[0].name): BackendTask {
+  const draft = drawDraft(familyByName(family), Rng.derive("fixture", family, seed));
+  return toTask(draft, `fixture-${family}-${seed}`, draft.pool.slice(0, 10));
+}
+
+/** One fixture task per registered family. */
+export function fixtureTasks(seed = 0): BackendTask[] {
+  return FAMILIES.map((f) => fixtureTask(seed, f.name));
+}
