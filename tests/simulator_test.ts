@@ -36,7 +36,7 @@ Deno.test("simulator: answers exactly what was asked, in at most two sentences, 
         assert.equal(ids[0], spec.id, `"${q}" -> "${reply}"`);
         assert.ok(ids.length <= 2);
         assert.ok((reply.match(/[.!?](\s|$)/g) ?? []).length <= 2, `at most two sentences: "${reply}"`);
-        assert.doesNotMatch(reply, /def |return |\n/);
+        assert.doesNotMatch(reply, /\bdef \w+\(|\n|    /, "never code");
       }
     }
   }

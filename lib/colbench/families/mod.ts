@@ -4,11 +4,51 @@
  * @module
  */
 import type { AnyFamily } from "../family.ts";
+import { calorieBurn } from "./calorie_burn.ts";
+import { couponCheck } from "./coupon_check.ts";
+import { electricityBill } from "./electricity_bill.ts";
+import { gradeLetters } from "./grade_letters.ts";
+import { incomeTax } from "./income_tax.ts";
+import { leaderboard } from "./leaderboard.ts";
+import { libraryLateFee } from "./library_late_fee.ts";
+import { loanPayment } from "./loan_payment.ts";
 import { loyaltyPricing } from "./loyalty_pricing.ts";
+import { meetingSlots } from "./meeting_slots.ts";
+import { parkingFee } from "./parking_fee.ts";
+import { passwordRules } from "./password_rules.ts";
+import { ratingSummary } from "./rating_summary.ts";
+import { reorderQuantity } from "./reorder_quantity.ts";
+import { sensorSmoothing } from "./sensor_smoothing.ts";
+import { shippingCost } from "./shipping_cost.ts";
+import { stockFilter } from "./stock_filter.ts";
+import { temperatureAlert } from "./temperature_alert.ts";
+import { textStats } from "./text_stats.ts";
+import { ticketPrice } from "./ticket_price.ts";
+import { usernameFormat } from "./username_format.ts";
 
 /** Every family, in the fixed order the generator cycles through (changing it changes the splits). */
 export const FAMILIES: readonly AnyFamily[] = [
   loyaltyPricing,
+  gradeLetters,
+  meetingSlots,
+  shippingCost,
+  calorieBurn,
+  libraryLateFee,
+  loanPayment,
+  parkingFee,
+  couponCheck,
+  incomeTax,
+  textStats,
+  passwordRules,
+  leaderboard,
+  temperatureAlert,
+  sensorSmoothing,
+  usernameFormat,
+  ticketPrice,
+  stockFilter,
+  electricityBill,
+  reorderQuantity,
+  ratingSummary,
 ];
 
 /**
@@ -22,8 +62,6 @@ export const FAMILIES: readonly AnyFamily[] = [
  */
 export function familyByName(name: string): AnyFamily {
   const family = FAMILIES.find((f) => f.name === name);
-  if (!family) {
-    throw new Error(`unknown task family "${name}"; known: ${FAMILIES.map((f) => f.name).join(", ")}`);
-  }
+  if (!family) throw new Error(`unknown task family "${name}"; known: ${FAMILIES.map((f) => f.name).join(", ")}`);
   return family;
 }
