@@ -19,7 +19,10 @@ const statementsOf = (task: BackendTask) =>
 /** Fact ids stated in a reply, in the order they are stated. */
 function revealed(task: BackendTask, reply: string): string[] {
   return statementsOf(task)
-    .map((f) => ({ id: f.id, at: Math.min(...f.statements.map((s) => reply.indexOf(s)).filter((i) => i >= 0)) }))
+    .map((f) => ({
+      id: f.id,
+      at: Math.min(...f.statements.map((s) => reply.indexOf(s)).filter((i) => i >= 0)),
+    }))
     .filter((f) => Number.isFinite(f.at))
     .sort((a, b) => a.at - b.at)
     .map((f) => f.id);
@@ -36,7 +39,7 @@ Deno.test("simulator: answers exactly what was asked, in at most two sentences, 
         assert.equal(ids[0], spec.id, `"${q}" -> "${reply}"`);
         assert.ok(ids.length <= 2);
         assert.ok((reply.match(/[.!?](\s|$)/g) ?? []).length <= 2, `at most two sentences: "${reply}"`);
-        assert.doesNotMatch(reply, /\bdef \w+\(|\n|    /, "never code");
+        assert.doesNotMatch(reply, /\bdef \w+\(|\n| {4}/, "never code");
       }
     }
   }

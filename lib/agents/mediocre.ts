@@ -19,7 +19,7 @@ export interface MediocreOptions {
 }
 
 /** The calibrated defaults. */
-export const MEDIOCRE_DEFAULTS: MediocreOptions = { askRate: 0.5, uselessRate: 0.35, defaultGuessRate: 0.6 };
+export const MEDIOCRE_DEFAULTS: MediocreOptions = { askRate: 0.55, uselessRate: 0.35, defaultGuessRate: 0.6 };
 
 /**
  * Asks about a random subset of the facts, mixed with useless questions, then answers.

@@ -62,6 +62,8 @@ export const FAMILIES: readonly AnyFamily[] = [
  */
 export function familyByName(name: string): AnyFamily {
   const family = FAMILIES.find((f) => f.name === name);
-  if (!family) throw new Error(`unknown task family "${name}"; known: ${FAMILIES.map((f) => f.name).join(", ")}`);
+  if (!family) {
+    throw new Error(`unknown task family "${name}"; known: ${FAMILIES.map((f) => f.name).join(", ")}`);
+  }
   return family;
 }
