@@ -132,6 +132,28 @@ Deno.test("PythonHarness", async (t) => {
       assert.equal(after.reward, 1);
     });
 
+    await t.step(
+      "an answer that reaches the JS bridge anyway can neither write files nor read env",
+      async () => {
+        const target = await Deno.makeTempFile();
+        await Deno.remove(target);
+        const bridge = "    import builtins\n    js = builtins.__import__('js')\n";
+        const write = await harness.score(
+          job(
+            `def f(x):\n${bridge}    js.Deno.writeTextFileSync(${
+              JSON.stringify(target)
+            }, 'x')\n    return 2 * x\n`,
+          ),
+        );
+        assert.match(write.tests[0].error ?? "", /NotCapable: Requires write access/);
+        await assert.rejects(() => Deno.stat(target), Deno.errors.NotFound);
+        const env = await harness.score(
+          job(`def f(x):\n${bridge}    js.Deno.env.get('HOME')\n    return 2 * x\n`),
+        );
+        assert.match(env.tests[0].error ?? "", /NotCapable: Requires env access/);
+      },
+    );
+
     await t.step("a runaway answer times out without stopping the harness", async () => {
       const started = Date.now();
       const r = await harness.score(

@@ -32,6 +32,12 @@ export interface HarnessOptions {
   referenceTimeoutMs?: number;
   /** Characters of stdout/stderr kept per exec/eval; the rest is dropped (default 10000). */
   maxOutputChars?: number;
+  /**
+   * Run workers with read-only permissions (default true): answers are untrusted code, and Pyodide's
+   * JS bridge would otherwise give them every permission of the host. Needs the `worker-options`
+   * unstable feature (set in this project's deno.json; `--unstable-worker-options` elsewhere).
+   */
+  sandbox?: boolean;
 }
 
 /** One answer to score: a released ColBench row's code and tests plus the agent's answer. */
@@ -111,8 +117,20 @@ type WorkerMessage =
   | { token: string; type: "done"; id: number; result: string }
   | { token: string; type: "fatal"; error: string };
 
+/** What a sandboxed worker may do: read its own code and Pyodide's files, nothing else. */
+const SANDBOX = {
+  read: true,
+  write: false,
+  net: false,
+  env: false,
+  run: false,
+  ffi: false,
+  sys: false,
+  import: false,
+} as const;
+
 class PyWorker {
-  readonly worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
+  readonly worker: Worker;
   readonly i32: Int32Array;
   readonly f64: Float64Array;
   readonly token = crypto.randomUUID();
@@ -127,9 +145,14 @@ class PyWorker {
 
   constructor(
     maxOutputChars: number,
+    sandbox: boolean,
     onMessage: (w: PyWorker, m: WorkerMessage) => void,
     onCrash: (w: PyWorker, why: string) => void,
   ) {
+    this.worker = new Worker(new URL("./worker.ts", import.meta.url), {
+      type: "module",
+      ...(sandbox ? { deno: { permissions: SANDBOX } } : {}),
+    });
     const control = new SharedArrayBuffer(Control.BYTES);
     this.i32 = new Int32Array(control);
     this.f64 = new Float64Array(control);
@@ -209,6 +232,7 @@ export class PythonHarness {
       testTimeoutMs: options.testTimeoutMs ?? DEFAULTS.testTimeoutMs,
       referenceTimeoutMs: options.referenceTimeoutMs ?? DEFAULTS.referenceTimeoutMs,
       maxOutputChars: options.maxOutputChars ?? DEFAULT_MAX_OUTPUT,
+      sandbox: options.sandbox ?? true,
     };
   }
 
@@ -356,6 +380,7 @@ export class PythonHarness {
   #spawn(): PyWorker {
     const w = new PyWorker(
       this.#options.maxOutputChars,
+      this.#options.sandbox,
       (w, m) => this.#onMessage(w, m),
       (w, why) => this.#lose(w, why),
     );
