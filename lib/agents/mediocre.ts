@@ -18,7 +18,15 @@ export interface MediocreOptions {
   defaultGuessRate: number;
 }
 
-/** The calibrated defaults. */
+/**
+ * The calibrated defaults.
+ *
+ * @example
+ * ```ts
+ * import { MEDIOCRE_DEFAULTS, MediocreAgent } from "./mediocre.ts";
+ * const eager = new MediocreAgent(0, { askRate: MEDIOCRE_DEFAULTS.askRate + 0.1 });
+ * ```
+ */
 export const MEDIOCRE_DEFAULTS: MediocreOptions = { askRate: 0.55, uselessRate: 0.35, defaultGuessRate: 0.6 };
 
 /**

@@ -8,7 +8,15 @@ import { MediocreAgent } from "./mediocre.ts";
 import { OracleAgent } from "./oracle.ts";
 import { SingleTurnAgent } from "./single_turn.ts";
 
-/** The scripted calibration agents. */
+/**
+ * The scripted calibration agents.
+ *
+ * @example
+ * ```ts
+ * import { SCRIPTED_AGENTS } from "./mod.ts";
+ * const names = Object.keys(SCRIPTED_AGENTS); // ["oracle", "mediocre", "single-turn"]
+ * ```
+ */
 export const SCRIPTED_AGENTS = {
   oracle: (seed: number) => new OracleAgent(seed),
   mediocre: (seed: number) => new MediocreAgent(seed),

@@ -21,7 +21,18 @@ export interface PlanContext {
   readonly rng: Rng;
 }
 
-/** Values the user stated in the dialogue, by fact id. */
+/**
+ * Values the user stated in the dialogue, by fact id.
+ *
+ * @example
+ * ```ts
+ * import { revealedFacts } from "./scripted.ts";
+ * import { loadSplit } from "../colbench/splits.ts";
+ * const [task] = await loadSplit("test");
+ * const said = task.hidden_facts![0].statements[0];
+ * revealedFacts(task, [{ role: "user", content: task.problem_description }, { role: "user", content: said }]);
+ * ```
+ */
 export function revealedFacts(task: BackendTask, history: readonly DialogueTurn[]): Map<string, FactValue> {
   const replies = history.slice(1).filter((t) => t.role === "user").map((t) => t.content);
   const known = new Map<string, FactValue>();

@@ -12,11 +12,35 @@ import type { PythonHarness } from "./harness/harness.ts";
 import type { BackendTask, FactValue } from "./schema.ts";
 import { Rng } from "../util/rng.ts";
 
-/** Tests kept per task, as in ColBench. */
+/**
+ * Tests kept per task, as in ColBench.
+ *
+ * @example
+ * ```ts
+ * import { TESTS_PER_TASK } from "./generate.ts";
+ * console.log(TESTS_PER_TASK); // 10
+ * ```
+ */
 export const TESTS_PER_TASK = 10;
-/** Probability that a fact with a common default takes that default as its true value. */
+/**
+ * Probability that a fact with a common default takes that default as its true value.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_TRUTH_RATE } from "./generate.ts";
+ * console.log(DEFAULT_TRUTH_RATE); // 0.5
+ * ```
+ */
 export const DEFAULT_TRUTH_RATE = 0.5;
-/** The seed of the shipped splits. */
+/**
+ * The seed of the shipped splits.
+ *
+ * @example
+ * ```ts
+ * import { SHIPPED_SEED } from "./generate.ts";
+ * console.log(`deno task gen-tasks --seed ${SHIPPED_SEED}`);
+ * ```
+ */
 export const SHIPPED_SEED = 2025;
 const MAX_ATTEMPTS = 100;
 

@@ -7,13 +7,45 @@
  */
 import type { DialogueTurn } from "./schema.ts";
 
-/** Agent turns per episode (so at most 9 simulator replies). */
+/**
+ * Agent turns per episode (so at most 9 simulator replies).
+ *
+ * @example
+ * ```ts
+ * import { MAX_AGENT_TURNS } from "./protocol.ts";
+ * console.log(MAX_AGENT_TURNS); // 10
+ * ```
+ */
 export const MAX_AGENT_TURNS = 10;
-/** The literal that ends an episode; the answer follows it. */
+/**
+ * The literal that ends an episode; the answer follows it.
+ *
+ * @example
+ * ```ts
+ * import { ANSWER_MARKER } from "./protocol.ts";
+ * const message = `${ANSWER_MARKER}\ndef f():\n    return 1`;
+ * ```
+ */
 export const ANSWER_MARKER = "I WANT TO ANSWER:";
-/** The literal that separates an agent's thoughts from what it shows the user. */
+/**
+ * The literal that separates an agent's thoughts from what it shows the user.
+ *
+ * @example
+ * ```ts
+ * import { OUTPUT_MARKER } from "./protocol.ts";
+ * const message = `I will ask about rounding. ${OUTPUT_MARKER} How should totals be rounded?`;
+ * ```
+ */
 export const OUTPUT_MARKER = "OUTPUT:";
-/** Backend simulator replies are truncated to this many characters. */
+/**
+ * Backend simulator replies are truncated to this many characters.
+ *
+ * @example
+ * ```ts
+ * import { SIMULATOR_REPLY_CHARS } from "./protocol.ts";
+ * const shown = "a long reply".slice(0, SIMULATOR_REPLY_CHARS);
+ * ```
+ */
 export const SIMULATOR_REPLY_CHARS = 400;
 
 /**

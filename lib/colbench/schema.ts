@@ -8,7 +8,15 @@
  */
 import { z } from "zod";
 
-/** A hidden fact's value as it appears in the reference code. */
+/**
+ * A hidden fact's value as it appears in the reference code.
+ *
+ * @example
+ * ```ts
+ * import { FactValue } from "./schema.ts";
+ * FactValue.parse(15);
+ * ```
+ */
 export const FactValue = z.union([z.number(), z.string(), z.boolean()]).describe("value of a hidden fact");
 /** A hidden fact's value as it appears in the reference code. */
 export type FactValue = z.infer<typeof FactValue>;

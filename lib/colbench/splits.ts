@@ -11,7 +11,15 @@ import { readJsonl, writeJsonl } from "../util/jsonl.ts";
 /** A split of the embedded suite. */
 export type Split = "train" | "test";
 
-/** Folder of the shipped backend splits, relative to the repository root. */
+/**
+ * Folder of the shipped backend splits, relative to the repository root.
+ *
+ * @example
+ * ```ts
+ * import { SPLITS_DIR } from "./splits.ts";
+ * const testFile = new URL("test.jsonl", SPLITS_DIR);
+ * ```
+ */
 export const SPLITS_DIR = new URL("../../data/backend/", import.meta.url);
 
 /**

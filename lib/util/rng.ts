@@ -5,7 +5,15 @@
  * @module
  */
 
-/** Hashes a string to a 32-bit unsigned integer (FNV-1a); used to derive independent seeds from names. */
+/**
+ * Hashes a string to a 32-bit unsigned integer (FNV-1a); used to derive independent seeds from names.
+ *
+ * @example
+ * ```ts
+ * import { hashString } from "./rng.ts";
+ * hashString("train"); // a stable 32-bit integer
+ * ```
+ */
 export function hashString(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {

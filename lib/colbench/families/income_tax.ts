@@ -8,6 +8,16 @@ interface Params extends Record<string, unknown> {
 
 const percent = (v: unknown) => `${v} percent`;
 
+/**
+ * The `income_tax` family, registered in `./mod.ts`.
+ *
+ * @example
+ * ```ts
+ * import { Rng } from "../../util/rng.ts";
+ * import { incomeTax } from "./income_tax.ts";
+ * console.log(incomeTax.describe(incomeTax.sampleParams(new Rng(0)), new Rng(1)));
+ * ```
+ */
 export const incomeTax: TaskFamily<Params> = {
   name: "income_tax",
   sampleParams: (rng) => ({

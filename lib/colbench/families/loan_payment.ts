@@ -8,6 +8,16 @@ interface Params extends Record<string, unknown> {
 
 const percent = (v: unknown) => `${v} percent`;
 
+/**
+ * The `loan_payment` family, registered in `./mod.ts`.
+ *
+ * @example
+ * ```ts
+ * import { Rng } from "../../util/rng.ts";
+ * import { loanPayment } from "./loan_payment.ts";
+ * console.log(loanPayment.describe(loanPayment.sampleParams(new Rng(0)), new Rng(1)));
+ * ```
+ */
 export const loanPayment: TaskFamily<Params> = {
   name: "loan_payment",
   sampleParams: (rng) => ({

@@ -9,6 +9,16 @@ interface Params extends Record<string, unknown> {
 
 const percent = (v: unknown) => `${v} percent`;
 
+/**
+ * The `loyalty_pricing` family, registered in `./mod.ts`.
+ *
+ * @example
+ * ```ts
+ * import { Rng } from "../../util/rng.ts";
+ * import { loyaltyPricing } from "./loyalty_pricing.ts";
+ * console.log(loyaltyPricing.describe(loyaltyPricing.sampleParams(new Rng(0)), new Rng(1)));
+ * ```
+ */
 export const loyaltyPricing: TaskFamily<Params> = {
   name: "loyalty_pricing",
   sampleParams: (rng) => {

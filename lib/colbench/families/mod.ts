@@ -26,7 +26,15 @@ import { textStats } from "./text_stats.ts";
 import { ticketPrice } from "./ticket_price.ts";
 import { usernameFormat } from "./username_format.ts";
 
-/** Every family, in the fixed order the generator cycles through (changing it changes the splits). */
+/**
+ * Every family, in the fixed order the generator cycles through (changing it changes the splits).
+ *
+ * @example
+ * ```ts
+ * import { FAMILIES } from "./mod.ts";
+ * console.log(FAMILIES.map((f) => f.name).join(", "));
+ * ```
+ */
 export const FAMILIES: readonly AnyFamily[] = [
   loyaltyPricing,
   gradeLetters,
