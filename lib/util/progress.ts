@@ -29,6 +29,7 @@ export class Progress {
   readonly #start = performance.now();
   #lastPrint = -Infinity;
   #current = 0;
+  #printed = -1;
   readonly #tty = Deno.stderr.isTerminal();
   readonly #encoder = new TextEncoder();
 
@@ -51,11 +52,13 @@ export class Progress {
     const now = performance.now();
     if (now - this.#lastPrint < (this.#tty ? 100 : this.intervalMs)) return;
     this.#lastPrint = now;
+    this.#printed = current;
     this.#write(this.#tty ? `\r${this.line()}\x1b[K` : `${this.line()}\n`);
   }
 
   /** Prints the final line. */
   done(): void {
+    if (!this.#tty && this.#printed === this.#current) return;
     this.#write(this.#tty ? `\r${this.line()}\x1b[K\n` : `${this.line()}\n`);
   }
 

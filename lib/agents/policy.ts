@@ -1,0 +1,86 @@
+/**
+ * A tfjs transformer as a ColBench agent: each turn, the dialogue is formatted with the kit's chat
+ * format and every active episode's next message is sampled in one batch with the KV cache. The policy
+ * sees only the dialogue history, never the task's hidden facts or reference.
+ *
+ * @module
+ */
+import type { Agent, AgentAction, AgentObservation } from "./agent.ts";
+import { promptIds } from "../nn/chat.ts";
+import type { Transformer } from "../nn/model.ts";
+import { generate } from "../nn/sample.ts";
+import type { Tokenizer } from "../nn/tokenizer.ts";
+import { hashString, Rng } from "../util/rng.ts";
+
+/** Sampling settings of a {@link PolicyAgent}. */
+export interface PolicyOptions {
+  /** Name recorded with trajectories. Default "policy". */
+  name?: string;
+  /** Seed of the sampler; with the episodes' task ids and the turn it fixes every sample. */
+  seed: number;
+  /** Default 1.0, as in the paper (data collection and evaluation). */
+  temperature?: number;
+  /** Default 1 (off). */
+  topP?: number;
+  /** Most tokens per message. Default 200. */
+  maxTokens?: number;
+  /** Prompts decoded together. Default 64. */
+  sampleBatchSize?: number;
+}
+
+/**
+ * Keeps a prompt inside the context: the problem description (the first message) and the most recent
+ * turns survive, the oldest turns after it are dropped.
+ */
+function fitContext(ids: number[], headLength: number, budget: number): number[] {
+  if (ids.length <= budget) return ids;
+  const head = ids.slice(0, Math.min(headLength, budget >> 1));
+  return [...head, ...ids.slice(ids.length - (budget - head.length))];
+}
+
+/**
+ * The policy agent.
+ *
+ * @example
+ * ```ts
+ * import { PolicyAgent } from "./policy.ts";
+ * import { loadPretrained } from "../nn/pretrained.ts";
+ * const { model, tokenizer } = await loadPretrained("data/policy/base");
+ * const agent = new PolicyAgent(model, tokenizer, { seed: 0 });
+ * ```
+ */
+export class PolicyAgent implements Agent {
+  readonly name: string;
+
+  constructor(readonly model: Transformer, readonly tokenizer: Tokenizer, readonly options: PolicyOptions) {
+    this.name = options.name ?? "policy";
+  }
+
+  /** Samples one message per observation, all in one batch. */
+  act(observations: readonly AgentObservation[]): Promise<AgentAction[]> {
+    const tok = this.tokenizer;
+    const maxTokens = this.options.maxTokens ?? 200;
+    const budget = this.model.config.contextLength - maxTokens;
+    const prompts = observations.map((o) => {
+      const ids = promptIds(tok, o.history);
+      const head = promptIds(tok, o.history.slice(0, 1)).length - 1;
+      return fitContext(ids, head, budget);
+    });
+    const ids = observations.map((o) => o.hidden.task_id ?? o.hidden.problem_description).join("\n");
+    const turn = observations[0]?.turn ?? 0;
+    const end = tok.special("<|end|>");
+    const out = generate(this.model, prompts, {
+      temperature: this.options.temperature ?? 1,
+      topP: this.options.topP ?? 1,
+      maxTokens,
+      stopTokens: [end],
+      rng: Rng.derive(this.options.seed, this.name, turn, hashString(ids)),
+      sampleBatchSize: this.options.sampleBatchSize ?? 64,
+      padToken: tok.special("<pad>"),
+    });
+    return Promise.resolve(out.tokens.map((tokens, i) => ({
+      output: tok.decode(tokens.filter((t) => t !== end)),
+      input: tok.decode(prompts[i]),
+    })));
+  }
+}

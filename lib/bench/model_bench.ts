@@ -1,0 +1,257 @@
+/**
+ * Model benchmark: training throughput (forward + backward + clip + Adam) and sampling throughput with
+ * and without the KV cache on the tfjs backend, then the same model in the PyTorch twin
+ * (lib/bench/torch_twin.py) in the same run, as a markdown table with the ratios.
+ *
+ * Run it as `deno task bench model` (wired by tasks/bench.ts) or directly:
+ * `deno run -A lib/bench/model_bench.ts --batch 8 --seq-len 256`.
+ *
+ * @module
+ */
+import * as tf from "@tensorflow/tfjs";
+import { z } from "zod";
+import { runCli } from "../util/cli.ts";
+import { Rng } from "../util/rng.ts";
+import { type BackendInfo, type BackendName, selectBackend } from "../nn/backend.ts";
+import { type ModelConfig, modelConfig, PRESETS } from "../nn/config.ts";
+import { maskedLogProbs } from "../nn/logprobs.ts";
+import { parameterCount, Transformer } from "../nn/model.ts";
+import { Adam } from "../nn/optim.ts";
+import { generate } from "../nn/sample.ts";
+import { trainStep } from "../nn/train.ts";
+
+/**
+ * Benchmark settings (all optional on the command line).
+ *
+ * @example
+ * ```ts
+ * import { ModelBenchOptions } from "./model_bench.ts";
+ * const options = ModelBenchOptions.parse({ batch: 4 });
+ * ```
+ */
+export const ModelBenchOptions = z.object({
+  preset: z.enum(Object.keys(PRESETS) as [keyof typeof PRESETS]).default("policy").describe("model preset"),
+  vocabSize: z.coerce.number().int().min(2).optional().describe("override the preset's vocabulary size"),
+  batch: z.coerce.number().int().min(1).default(8).describe("training sequences per step"),
+  seqLen: z.coerce.number().int().min(2).default(256).describe("training sequence length"),
+  steps: z.coerce.number().int().min(1).default(3).describe("timed training steps (after one warm-up)"),
+  prompts: z.coerce.number().int().min(1).default(16).describe("prompts sampled together"),
+  promptLen: z.coerce.number().int().min(1).default(64).describe("tokens per prompt"),
+  newTokens: z.coerce.number().int().min(1).default(64).describe("tokens generated per prompt"),
+  backend: z.enum(["wasm", "cpu", "tensorflow", "webgpu"]).optional().describe(
+    "tfjs backend (default TFJS_BACKEND or wasm)",
+  ),
+  torch: z.union([z.boolean(), z.stringbool()]).default(true).describe(
+    "also run the PyTorch twin (true/false)",
+  ),
+  threads: z.string().default("1,2").describe("PyTorch thread counts to try (best is reported)"),
+  python: z.string().default("/usr/bin/python3").describe("python with torch installed"),
+});
+/** Parsed {@link ModelBenchOptions}. */
+export type ModelBenchOptions = z.output<typeof ModelBenchOptions>;
+
+/** Throughputs of one implementation. */
+export interface Throughput {
+  trainTokensPerS: number;
+  stepSeconds: number;
+  sampleTokensPerS: number;
+}
+
+/** Everything a run measured. */
+export interface ModelBenchResult {
+  backend: BackendInfo;
+  config: ModelConfig;
+  parameters: number;
+  options: ModelBenchOptions;
+  tfjs: Throughput & { sampleUncachedTokensPerS: number; cacheSpeedup: number };
+  /** Best of the thread counts tried, per metric. */
+  torch?: Throughput & {
+    version: string;
+    trainThreads: number;
+    sampleThreads: number;
+    byThreads: Record<string, unknown>;
+  };
+  torchSkipped?: string;
+  /** tfjs / torch. */
+  ratios?: { train: number; sample: number };
+  table: string;
+}
+
+function randomTokens(rng: Rng, rows: number, length: number, vocab: number): number[][] {
+  return Array.from({ length: rows }, () => Array.from({ length }, () => rng.int(0, vocab - 1)));
+}
+
+function measureTraining(
+  model: Transformer,
+  o: ModelBenchOptions,
+): Pick<Throughput, "trainTokensPerS" | "stepSeconds"> {
+  const tokens = randomTokens(new Rng("bench-train"), o.batch, o.seqLen, model.config.vocabSize);
+  // Every next token counts: the same loss as the twin's cross-entropy over all positions.
+  const batch = { tokens, mask: tokens.map((row) => row.map((_, t) => (t === 0 ? 0 : 1))) };
+  const adam = new Adam(model.variables());
+  const loss = (m: Transformer) => tf.neg(tf.mean(maskedLogProbs(m, batch).mean)) as tf.Scalar;
+  try {
+    trainStep(model, adam, [batch], loss, { lr: 3e-4 }); // warm-up: the wasm heap grows once
+    const start = performance.now();
+    for (let i = 0; i < o.steps; i++) trainStep(model, adam, [batch], loss, { lr: 3e-4 });
+    const stepSeconds = (performance.now() - start) / 1000 / o.steps;
+    return { stepSeconds, trainTokensPerS: (o.batch * o.seqLen) / stepSeconds };
+  } finally {
+    adam.dispose();
+  }
+}
+
+function measureSampling(model: Transformer, o: ModelBenchOptions, useCache: boolean): number {
+  const prompts = randomTokens(new Rng("bench-sample"), o.prompts, o.promptLen, model.config.vocabSize);
+  const options = { maxTokens: o.newTokens, rng: new Rng(1), sampleBatchSize: o.prompts, useCache };
+  // Warm-up on the real shapes: the first pass grows the wasm heap, and fresh pages are slow to fault in.
+  generate(model, prompts, { ...options, maxTokens: 2 });
+  const start = performance.now();
+  const out = generate(model, prompts, options);
+  const seconds = (performance.now() - start) / 1000;
+  return out.tokens.reduce((n, t) => n + t.length, 0) / seconds;
+}
+
+async function runTwin(
+  config: ModelConfig,
+  o: ModelBenchOptions,
+): Promise<{ ok: true; value: NonNullable<ModelBenchResult["torch"]> } | { ok: false; reason: string }> {
+  const script = new URL("./torch_twin.py", import.meta.url).pathname;
+  const request = {
+    mode: "bench",
+    config,
+    batch: o.batch,
+    seqLen: o.seqLen,
+    steps: o.steps,
+    threads: o.threads.split(",").map(Number),
+    sample: { prompts: o.prompts, promptLen: o.promptLen, newTokens: o.newTokens },
+  };
+  let output: Deno.CommandOutput;
+  try {
+    output = await new Deno.Command(o.python, { args: [script, "--json", JSON.stringify(request)] }).output();
+  } catch (e) {
+    return { ok: false, reason: `cannot run ${o.python}: ${(e as Error).message}` };
+  }
+  const text = new TextDecoder().decode(output.stdout).trim();
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(text.split("\n").at(-1) ?? "");
+  } catch {
+    const err = new TextDecoder().decode(output.stderr).trim().split("\n").slice(-3).join(" / ");
+    return { ok: false, reason: `twin failed (exit ${output.code}): ${err || text}` };
+  }
+  if (typeof parsed.error === "string") return { ok: false, reason: parsed.error };
+  const best = parsed.best as Throughput & { trainThreads: number; sampleThreads: number };
+  return {
+    ok: true,
+    value: {
+      trainTokensPerS: best.trainTokensPerS,
+      stepSeconds: best.stepSeconds,
+      sampleTokensPerS: best.sampleTokensPerS,
+      trainThreads: best.trainThreads,
+      sampleThreads: best.sampleThreads,
+      version: String(parsed.torch),
+      byThreads: parsed.byThreads as Record<string, unknown>,
+    },
+  };
+}
+
+const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x.toPrecision(3));
+
+function table(r: Omit<ModelBenchResult, "table">): string {
+  const t = r.tfjs, p = r.torch;
+  const name = `tfjs ${r.backend.backend}${r.backend.simd ? " simd" : ""}`;
+  const torchName = p ? `torch ${p.version} (best of ${r.options.threads} threads)` : "torch";
+  const thr = (n?: number) => (n ? ` (${n} thr)` : "");
+  const ratio = (a: number, b?: number) => (b ? `${(a / b).toFixed(2)}×` : "–");
+  const lines = [
+    `| metric | ${name} | ${torchName} | tfjs / torch |`,
+    "|---|---|---|---|",
+    `| training tokens/s (fwd+bwd+Adam) | ${fmt(t.trainTokensPerS)} | ${
+      p ? fmt(p.trainTokensPerS) + thr(p.trainThreads) : "–"
+    } | ${ratio(t.trainTokensPerS, p?.trainTokensPerS)} |`,
+    `| training step seconds | ${fmt(t.stepSeconds)} | ${p ? fmt(p.stepSeconds) : "–"} | |`,
+    `| sampling tokens/s, KV cache | ${fmt(t.sampleTokensPerS)} | ${
+      p ? fmt(p.sampleTokensPerS) + thr(p.sampleThreads) : "–"
+    } | ${ratio(t.sampleTokensPerS, p?.sampleTokensPerS)} |`,
+    `| sampling tokens/s, no cache | ${fmt(t.sampleUncachedTokensPerS)} | | |`,
+    `| KV-cache speed-up | ${t.cacheSpeedup.toFixed(1)}× | | |`,
+  ];
+  const o = r.options, c = r.config;
+  const setup =
+    `${o.preset}: ${c.layers} layers, d=${c.dModel}, ${c.heads} heads, ffn ${c.ffnHidden} ${c.mlp}, ` +
+    `${c.positional}, vocab ${c.vocabSize}, ${
+      (r.parameters / 1e6).toFixed(2)
+    }M params; train ${o.batch}×${o.seqLen}, ` +
+    `sample ${o.prompts} prompts × ${o.promptLen} + ${o.newTokens} new`;
+  return [setup, "", ...lines, ...(r.torchSkipped ? ["", `PyTorch twin skipped: ${r.torchSkipped}`] : [])]
+    .join("\n");
+}
+
+/**
+ * Runs the benchmark, prints the table to stdout and returns the numbers.
+ *
+ * @example
+ * ```ts
+ * import { benchModel } from "./model_bench.ts";
+ * const result = await benchModel({ preset: "tiny", batch: 4, seqLen: 32, steps: 2, torch: false });
+ * console.log(result.tfjs.trainTokensPerS);
+ * ```
+ */
+export async function benchModel(
+  options: Partial<z.input<typeof ModelBenchOptions>> = {},
+): Promise<ModelBenchResult> {
+  const o = ModelBenchOptions.parse(options);
+  const backend = await selectBackend(o.backend as BackendName | undefined);
+  const config = modelConfig(o.preset, o.vocabSize ? { vocabSize: o.vocabSize } : {});
+  if (o.seqLen > config.contextLength || o.promptLen + o.newTokens > config.contextLength) {
+    throw new RangeError(`sequence lengths exceed the context length ${config.contextLength}`);
+  }
+  const model = new Transformer(config);
+  try {
+    console.error(`training ${o.steps} steps of ${o.batch}×${o.seqLen} tokens…`);
+    const train = measureTraining(model, o);
+    console.error("sampling with the KV cache…");
+    const sampleTokensPerS = measureSampling(model, o, true);
+    console.error("sampling without a cache…");
+    const sampleUncachedTokensPerS = measureSampling(model, o, false);
+    const result: Omit<ModelBenchResult, "table"> = {
+      backend,
+      config,
+      parameters: parameterCount(config),
+      options: o,
+      tfjs: {
+        ...train,
+        sampleTokensPerS,
+        sampleUncachedTokensPerS,
+        cacheSpeedup: sampleTokensPerS / sampleUncachedTokensPerS,
+      },
+    };
+    if (o.torch) {
+      console.error(`PyTorch twin (threads ${o.threads})…`);
+      const twin = await runTwin(config, o);
+      if (twin.ok) {
+        result.torch = twin.value;
+        result.ratios = {
+          train: train.trainTokensPerS / twin.value.trainTokensPerS,
+          sample: sampleTokensPerS / twin.value.sampleTokensPerS,
+        };
+      } else {
+        result.torchSkipped = twin.reason;
+      }
+    } else {
+      result.torchSkipped = "disabled (--torch false)";
+    }
+    const full = { ...result, table: table(result) };
+    console.log(full.table);
+    return full;
+  } finally {
+    model.dispose();
+  }
+}
+
+if (import.meta.main) {
+  await runCli("bench model", ModelBenchOptions, async (flags) => {
+    await benchModel(flags);
+  });
+}

@@ -1,0 +1,211 @@
+/**
+ * Picks and initialises the tfjs backend, and repairs the one wasm kernel family that makes slicing slow.
+ *
+ * `wasm` (XNNPACK + SIMD, single thread in Deno) is the default: measured 21–25 GFLOP/s for a plain 2-D
+ * matMul versus 0.5–0.7 GFLOP/s on the `cpu` backend. `cpu` is only ever used when asked for by name.
+ * `tensorflow` (libtensorflow through tfjs-node, CUDA with tfjs-node-gpu) and `webgpu` are loaded at run
+ * time so that machines without them still type-check and run everything else.
+ *
+ * @module
+ */
+import * as tf from "@tensorflow/tfjs";
+import "@tensorflow/tfjs-backend-wasm";
+
+/** The backends the kit can run on. */
+export type BackendName = "wasm" | "cpu" | "tensorflow" | "webgpu";
+
+/** What was selected; record it next to every result so numbers can be compared fairly. */
+export interface BackendInfo {
+  /** Backend actually active after selection. */
+  backend: BackendName;
+  /** tfjs version. */
+  version: string;
+  /** wasm only: whether the SIMD build is running. */
+  simd?: boolean;
+  /** wasm only: worker threads (1 in Deno, which cannot run the threaded build). */
+  threads?: number;
+}
+
+const NAMES: readonly BackendName[] = ["wasm", "cpu", "tensorflow", "webgpu"];
+
+/** Minimal view of the wasm backend's heap helpers (not part of tfjs's public typings). */
+interface WasmHeap {
+  makeOutput(shape: number[], dtype: tf.DataType): tf.TensorInfo;
+  typedArrayFromHeap(t: tf.TensorInfo): Float32Array | Int32Array | Uint8Array;
+}
+
+/**
+ * Copies `size` elements starting at `begin` out of `x` reading the wasm heap in place. The stock wasm
+ * Slice kernel first copies the *whole* input out of the heap (`readSync`), so one [768, 768] slice of a
+ * [32, 768, 768] tensor took 220 ms here and unstacking it 8 s; reading the heap in place makes it 0.3 ms.
+ */
+function sliceInPlace(backend: WasmHeap, x: tf.TensorInfo, begin: number[], size: number[]): tf.TensorInfo {
+  const out = backend.makeOutput(size, x.dtype);
+  const total = tf.util.sizeFromShape(size);
+  if (total === 0) return out;
+  // Views are taken after makeOutput: its malloc may grow (and so detach) the heap buffer.
+  const xs = backend.typedArrayFromHeap(x);
+  const os = backend.typedArrayFromHeap(out);
+  const strides = tf.util.computeStrides(x.shape);
+  if (tf.slice_util.isSliceContinous(x.shape, begin, size)) {
+    const offset = tf.slice_util.computeFlatOffset(begin, strides);
+    os.set(xs.subarray(offset, offset + total));
+    return out;
+  }
+  const rank = size.length;
+  const inner = size[rank - 1];
+  const rows = total / inner;
+  const index = new Array<number>(rank - 1).fill(0);
+  for (let row = 0; row < rows; row++) {
+    let offset = begin[rank - 1];
+    for (let d = 0; d < rank - 1; d++) offset += (begin[d] + index[d]) * strides[d];
+    os.set(xs.subarray(offset, offset + inner), row * inner);
+    for (let d = rank - 2; d >= 0; d--) {
+      if (++index[d] < size[d]) break;
+      index[d] = 0;
+    }
+  }
+  return out;
+}
+
+let wasmPatched = false;
+
+/** Reference-counting view used by `incRef`; present on every tfjs backend. */
+interface RefCounted {
+  incRef(dataId: tf.DataId): void;
+}
+
+/**
+ * Replaces the wasm Slice, SplitV and Unpack kernels (SplitV and Unpack call the stock Slice directly,
+ * and autodiff uses them for the gradients of concat and stack) with {@link sliceInPlace}, and makes
+ * Identity share its input instead of copying it.
+ *
+ * @example
+ * ```ts
+ * import { patchWasmSlicing } from "./backend.ts";
+ * patchWasmSlicing(); // idempotent; selectBackend("wasm") already calls it
+ * ```
+ */
+export function patchWasmSlicing(): void {
+  if (wasmPatched) return;
+  wasmPatched = true;
+  const replace = (kernelName: string, kernelFunc: tf.KernelFunc) => {
+    if (tf.getKernel(kernelName, "wasm") !== undefined) tf.unregisterKernel(kernelName, "wasm");
+    tf.registerKernel({ kernelName, backendName: "wasm", kernelFunc });
+  };
+  replace("Slice", ({ inputs, attrs, backend }) => {
+    const x = inputs.x as tf.TensorInfo;
+    const [begin, size] = tf.slice_util.parseSliceParams(
+      x as tf.Tensor,
+      attrs!.begin as number[],
+      attrs!.size as number[],
+    );
+    return sliceInPlace(backend as unknown as WasmHeap, x, begin, size);
+  });
+  replace("SplitV", ({ inputs, attrs, backend }) => {
+    const x = inputs.x as tf.TensorInfo;
+    const axis = tf.util.parseAxisParam(attrs!.axis as number, x.shape)[0];
+    const sizes = tf.backend_util.prepareSplitSize(
+      x as tf.Tensor,
+      attrs!.numOrSizeSplits as number[] | number,
+      axis,
+    );
+    const begin = new Array<number>(x.shape.length).fill(0);
+    return sizes.map((s) => {
+      const size = x.shape.slice();
+      size[axis] = s;
+      const part = sliceInPlace(backend as unknown as WasmHeap, x, begin, size);
+      begin[axis] += s;
+      return part;
+    });
+  });
+  // Identity (tf.clone, and every tensor customGrad saves for backward) copied the data on wasm; share
+  // it by reference count instead, as the cpu backend does: no wasm kernel writes into its inputs.
+  replace("Identity", ({ inputs, backend }) => {
+    const x = inputs.x as tf.TensorInfo;
+    (backend as unknown as RefCounted).incRef(x.dataId);
+    return { dataId: x.dataId, shape: x.shape, dtype: x.dtype };
+  });
+  replace("Unpack", ({ inputs, attrs, backend }) => {
+    const x = inputs.value as tf.TensorInfo;
+    const rank = x.shape.length;
+    const axis = ((attrs!.axis as number) + rank) % rank;
+    const outShape = x.shape.filter((_, i) => i !== axis);
+    const begin = new Array<number>(rank).fill(0);
+    const size = x.shape.slice();
+    size[axis] = 1;
+    return Array.from({ length: x.shape[axis] }, (_, i) => {
+      begin[axis] = i;
+      const part = sliceInPlace(backend as unknown as WasmHeap, x, begin, size);
+      return { dataId: part.dataId, dtype: part.dtype, shape: outShape };
+    });
+  });
+}
+
+async function importOptional(specifiers: string[], hint: string): Promise<void> {
+  const errors: string[] = [];
+  for (const specifier of specifiers) {
+    try {
+      await import(specifier);
+      return;
+    } catch (e) {
+      errors.push(`${specifier}: ${(e as Error).message.split("\n")[0]}`);
+    }
+  }
+  throw new Error(`${hint}\n  ${errors.join("\n  ")}`);
+}
+
+const TENSORFLOW_HINT = "backend `tensorflow` is not available. It needs libtensorflow through tfjs-node: " +
+  "on a CUDA machine run `deno add npm:@tensorflow/tfjs-node-gpu@4.22.0 && deno approve-scripts` (or " +
+  "npm:@tensorflow/tfjs-node@4.22.0 for CPU); its install script downloads libtensorflow from " +
+  "storage.googleapis.com, so that host must be reachable. Import errors:";
+const WEBGPU_HINT =
+  "backend `webgpu` is not available: it needs npm:@tensorflow/tfjs-backend-webgpu@4.22.0 " +
+  "and a runtime with navigator.gpu (Deno with --unstable-webgpu and a GPU). Import errors:";
+
+/**
+ * Activates a backend and returns what is running. The name defaults to the `TFJS_BACKEND` environment
+ * variable, else `wasm`. A backend that cannot load throws: there is no silent fallback to `cpu`.
+ *
+ * @example
+ * ```ts
+ * import { selectBackend } from "./backend.ts";
+ * const info = await selectBackend(); // prints "tfjs backend: wasm (simd)"
+ * console.log(info.backend, info.version);
+ * ```
+ */
+export async function selectBackend(
+  name?: BackendName,
+  options: { quiet?: boolean } = {},
+): Promise<BackendInfo> {
+  const requested = name ?? (Deno.env.get("TFJS_BACKEND") as BackendName | undefined) ?? "wasm";
+  if (!NAMES.includes(requested)) {
+    throw new Error(`unknown backend "${requested}" (TFJS_BACKEND?); expected one of ${NAMES.join(", ")}`);
+  }
+  if (requested === "tensorflow") {
+    // Specifiers are built at run time so the type checker and `deno cache` never try to fetch them.
+    const pkg = (suffix: string) => ["npm:@tensorflow/tfjs-node", suffix].join("");
+    await importOptional([pkg("-gpu@4.22.0"), pkg("@4.22.0")], TENSORFLOW_HINT);
+  } else if (requested === "webgpu") {
+    await importOptional([["npm:@tensorflow/tfjs-backend", "-webgpu@4.22.0"].join("")], WEBGPU_HINT);
+  }
+  if (requested === "wasm") patchWasmSlicing();
+  const ok = await tf.setBackend(requested);
+  if (!ok || tf.getBackend() !== requested) {
+    throw new Error(`tf.setBackend("${requested}") failed; the active backend is still "${tf.getBackend()}"`);
+  }
+  await tf.ready();
+  if (requested === "cpu") {
+    // Its first write prints a banner recommending tfjs-node; the line below already says what runs.
+    (tf.backend() as unknown as { firstUse?: boolean }).firstUse = false;
+  }
+  const info: BackendInfo = { backend: requested, version: tf.version.tfjs };
+  if (requested === "wasm") {
+    info.simd = tf.env().getBool("WASM_HAS_SIMD_SUPPORT");
+    info.threads = tf.env().getBool("WASM_HAS_MULTITHREAD_SUPPORT") ? navigator.hardwareConcurrency : 1;
+  }
+  if (!options.quiet) {
+    console.error(`tfjs backend: ${requested}${info.simd ? " (simd)" : ""}`);
+  }
+  return info;
+}

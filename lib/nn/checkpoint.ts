@@ -1,0 +1,192 @@
+/**
+ * Checkpoints: one folder holding `checkpoint.json` (config, the caller's tokenizer blob, step, metrics
+ * summary, backend, and a manifest of names / shapes / offsets) and `weights.bin` (float32, little-endian,
+ * concatenated in manifest order); `optimizer.bin` adds the Adam moments for exact resume.
+ *
+ * The folder is written under a temporary name and renamed into place, so readers see either the old
+ * checkpoint or the complete new one, never a mix.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { readJson, validate } from "../util/jsonl.ts";
+import type { BackendInfo } from "./backend.ts";
+import { ModelConfig } from "./config.ts";
+import { type NamedWeight, Transformer } from "./model.ts";
+import type { AdamState } from "./optim.ts";
+
+const TensorEntry = z.object({
+  name: z.string(),
+  shape: z.array(z.number().int().min(0)),
+  /** Offset in float32 elements from the start of the file. */
+  offset: z.number().int().min(0),
+});
+
+/**
+ * The schema of `checkpoint.json`.
+ *
+ * @example
+ * ```ts
+ * import { readJson } from "../util/jsonl.ts";
+ * import { CheckpointMeta } from "./checkpoint.ts";
+ * const meta = await readJson(CheckpointMeta, "runs/demo/ckpt/checkpoint.json");
+ * ```
+ */
+export const CheckpointMeta = z.object({
+  format: z.literal(1).describe("layout version of this folder"),
+  config: ModelConfig.describe("model hyper-parameters"),
+  tokenizer: z.unknown().describe("the tokenizer as the caller serialised it (opaque here)"),
+  step: z.number().int().min(0).describe("optimiser steps taken when saved"),
+  metrics: z.record(z.string(), z.number().nullable()).describe("summary metrics at save time"),
+  backend: z.record(z.string(), z.unknown()).describe("tfjs backend info of the run that saved it"),
+  savedAt: z.string().describe("ISO time of saving"),
+  weights: z.array(TensorEntry).describe("manifest of weights.bin"),
+  optimizer: z.object({
+    step: z.number().int().min(0),
+    m: z.array(TensorEntry),
+    v: z.array(TensorEntry),
+  }).optional().describe("manifest of optimizer.bin (Adam moments), when saved"),
+});
+/** Parsed `checkpoint.json`. */
+export type CheckpointMeta = z.output<typeof CheckpointMeta>;
+
+/** What {@link saveCheckpoint} stores. */
+export interface CheckpointInput {
+  model: Transformer;
+  /** Serialisable tokenizer description; stored and returned untouched. */
+  tokenizer?: unknown;
+  step: number;
+  metrics?: Record<string, number>;
+  backend?: BackendInfo;
+  /** Adam state (`adam.getState()`) to resume training exactly. */
+  optimizer?: AdamState;
+}
+
+/** Concatenates named arrays into one float32 buffer and its manifest. */
+function pack(
+  weights: readonly NamedWeight[],
+): { bytes: Uint8Array; manifest: z.infer<typeof TensorEntry>[] } {
+  const total = weights.reduce((n, w) => n + w.data.length, 0);
+  const flat = new Float32Array(total);
+  let offset = 0;
+  const manifest = weights.map((w) => {
+    flat.set(w.data, offset);
+    const entry = { name: w.name, shape: [...w.shape], offset };
+    offset += w.data.length;
+    return entry;
+  });
+  return { bytes: new Uint8Array(flat.buffer), manifest };
+}
+
+function unpack(bytes: Uint8Array, manifest: z.infer<typeof TensorEntry>[], file: string): NamedWeight[] {
+  if (bytes.byteLength % 4 !== 0) throw new Error(`${file}: size ${bytes.byteLength} is not a multiple of 4`);
+  const flat = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+  return manifest.map((e) => {
+    const size = e.shape.reduce((a, b) => a * b, 1);
+    if (e.offset + size > flat.length) throw new Error(`${file}: ${e.name} runs past the end of the file`);
+    return { name: e.name, shape: e.shape, data: flat.slice(e.offset, e.offset + size) };
+  });
+}
+
+/**
+ * Writes a checkpoint folder atomically (replacing an existing one).
+ *
+ * @example
+ * ```ts
+ * import { modelConfig } from "./config.ts";
+ * import { Transformer } from "./model.ts";
+ * import { saveCheckpoint } from "./checkpoint.ts";
+ * const model = new Transformer(modelConfig("tiny"));
+ * await saveCheckpoint("runs/demo/ckpt", { model, step: 0, tokenizer: { kind: "bytes" } });
+ * ```
+ */
+export async function saveCheckpoint(dir: string, input: CheckpointInput): Promise<void> {
+  const clean = dir.replace(/\/+$/, "");
+  const tmp = `${clean}.tmp-${crypto.randomUUID().slice(0, 8)}`;
+  const weights = pack(input.model.getWeights());
+  const meta: CheckpointMeta = {
+    format: 1,
+    config: input.model.config,
+    tokenizer: input.tokenizer ?? null,
+    step: input.step,
+    // JSON has no NaN/Infinity: a diverged metric is stored as null rather than failing the save.
+    metrics: Object.fromEntries(
+      Object.entries(input.metrics ?? {}).map(([k, v]) => [k, Number.isFinite(v) ? v : null]),
+    ),
+    backend: { ...(input.backend ?? {}) },
+    savedAt: new Date().toISOString(),
+    weights: weights.manifest,
+  };
+  try {
+    await Deno.mkdir(tmp, { recursive: true });
+    await Deno.writeFile(`${tmp}/weights.bin`, weights.bytes);
+    if (input.optimizer) {
+      const m = pack(input.optimizer.m), v = pack(input.optimizer.v);
+      const vOffset = m.bytes.byteLength / 4;
+      meta.optimizer = {
+        step: input.optimizer.step,
+        m: m.manifest,
+        v: v.manifest.map((e) => ({ ...e, offset: e.offset + vOffset })),
+      };
+      const both = new Uint8Array(m.bytes.byteLength + v.bytes.byteLength);
+      both.set(m.bytes, 0);
+      both.set(v.bytes, m.bytes.byteLength);
+      await Deno.writeFile(`${tmp}/optimizer.bin`, both);
+    }
+    validate(CheckpointMeta, meta, `${clean}/checkpoint.json`);
+    await Deno.writeTextFile(`${tmp}/checkpoint.json`, JSON.stringify(meta, null, 2) + "\n");
+    // Swap folders: the old one moves aside first, so `dir` is at every moment absent or complete.
+    const old = `${clean}.old-${crypto.randomUUID().slice(0, 8)}`;
+    let hadOld = false;
+    try {
+      await Deno.rename(clean, old);
+      hadOld = true;
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    }
+    await Deno.rename(tmp, clean);
+    if (hadOld) await Deno.remove(old, { recursive: true });
+  } catch (e) {
+    await Deno.remove(tmp, { recursive: true }).catch(() => {});
+    throw e;
+  }
+}
+
+/** A loaded checkpoint. */
+export interface LoadedCheckpoint {
+  model: Transformer;
+  meta: CheckpointMeta;
+  /** Adam state when the checkpoint has one (pass to `adam.setState`). */
+  optimizer?: AdamState;
+}
+
+/**
+ * Reads a checkpoint folder back into a model (and optimiser state, when saved).
+ *
+ * @example
+ * ```ts
+ * import { loadCheckpoint } from "./checkpoint.ts";
+ * const { model, meta, optimizer } = await loadCheckpoint("runs/demo/ckpt");
+ * console.log(meta.step, meta.tokenizer);
+ * ```
+ */
+export async function loadCheckpoint(
+  dir: string,
+  options: { trainable?: boolean } = {},
+): Promise<LoadedCheckpoint> {
+  const clean = dir.replace(/\/+$/, "");
+  const meta = await readJson(CheckpointMeta, `${clean}/checkpoint.json`);
+  const weights = unpack(await Deno.readFile(`${clean}/weights.bin`), meta.weights, `${clean}/weights.bin`);
+  const model = new Transformer(meta.config, { weights, ...options });
+  const out: LoadedCheckpoint = { model, meta };
+  if (meta.optimizer) {
+    const file = `${clean}/optimizer.bin`;
+    const bytes = await Deno.readFile(file);
+    out.optimizer = {
+      step: meta.optimizer.step,
+      m: unpack(bytes, meta.optimizer.m, file),
+      v: unpack(bytes, meta.optimizer.v, file),
+    };
+  }
+  return out;
+}

@@ -1,0 +1,325 @@
+/**
+ * Batched sampling with a per-layer KV cache. Prompts of different lengths are left-padded so that every
+ * row's next token sits in the same column; positions count real tokens only and padded keys are masked,
+ * so a row's logits are the same as when it runs alone (tests/nn_sample_test.ts). The categorical draw
+ * happens in JavaScript with the kit's {@link Rng}, so runs are reproducible; each prompt gets its own
+ * stream, so results do not depend on batch composition or `sampleBatchSize`.
+ *
+ * @module
+ */
+import * as tf from "@tensorflow/tfjs";
+import type { Rng } from "../util/rng.ts";
+import type { KVCache, Transformer } from "./model.ts";
+
+/**
+ * Incremental decoding state for a batch of prompts: prefill once, then one token per row per step.
+ *
+ * @example
+ * ```ts
+ * import { modelConfig } from "./config.ts";
+ * import { Transformer } from "./model.ts";
+ * import { DecodeSession } from "./sample.ts";
+ * const model = new Transformer(modelConfig("tiny"));
+ * const session = new DecodeSession(model, [[1, 2, 3], [4]]);
+ * const first = session.logits.arraySync(); // next-token logits, one row per prompt
+ * session.step([5, 6]); // feed one token to each row
+ * session.dispose();
+ * ```
+ */
+export class DecodeSession {
+  /** Next-token logits `[rows, V]` for the current rows. */
+  logits: tf.Tensor2D;
+  /** Past keys/values; undefined in the cache-free mode. */
+  #cache?: KVCache;
+  /** Left-padded token rows, kept only in the cache-free mode (each step re-runs them all). */
+  #rows?: number[][];
+  /** Real tokens so far (prompt + fed) per row. */
+  #lengths: number[];
+  /** Which key columns are real, per row. */
+  #masks: number[][];
+
+  /**
+   * @param options.padToken id used for left padding (masked out). Default 0.
+   * @param options.useCache false re-runs the full forward pass for every token instead of keeping a
+   *   cache: same results, only for measuring what the cache saves.
+   */
+  constructor(
+    readonly model: Transformer,
+    prompts: readonly number[][],
+    options: { padToken?: number; useCache?: boolean } = {},
+  ) {
+    if (prompts.length === 0) throw new Error("DecodeSession: no prompts");
+    if (prompts.some((p) => p.length === 0)) {
+      throw new Error("DecodeSession: empty prompt (start with a BOS token)");
+    }
+    const width = Math.max(...prompts.map((p) => p.length));
+    if (width > model.config.contextLength) {
+      throw new RangeError(
+        `prompt of ${width} tokens exceeds the context length ${model.config.contextLength}`,
+      );
+    }
+    const pad = options.padToken ?? 0;
+    const rows = prompts.map((p) => [...new Array<number>(width - p.length).fill(pad), ...p]);
+    this.#masks = prompts.map((p) => Array.from({ length: width }, (_, j) => (j < width - p.length ? 0 : 1)));
+    this.#lengths = prompts.map((p) => p.length);
+    if (options.useCache === false) this.#rows = rows;
+    const cache: KVCache | undefined = options.useCache === false ? undefined : { k: [], v: [] };
+    const out = this.#run(rows, this.#allPositions(), cache);
+    this.logits = out.logits;
+    this.#cache = out.cache;
+  }
+
+  /** Number of rows still decoding. */
+  get rows(): number {
+    return this.#lengths.length;
+  }
+
+  /** Real tokens (prompt + fed) of each row. */
+  get lengths(): readonly number[] {
+    return this.#lengths;
+  }
+
+  /** Position of every column of every row: real tokens count up from 0, pads sit at 0. */
+  #allPositions(): Int32Array {
+    return Int32Array.from(this.#masks.flatMap((mask) => {
+      let seen = 0;
+      return mask.map((real) => (real ? seen++ : 0));
+    }));
+  }
+
+  /** Forward over `tokens` (new columns only when a cache is given) → last-column logits and new cache. */
+  #run(tokens: number[][], positions: Int32Array, cache?: KVCache): { logits: tf.Tensor2D; cache?: KVCache } {
+    const keyMask = Uint8Array.from(this.#masks.flat());
+    return tf.tidy(() => {
+      const r = this.model.forward(tokens, { positions, keyMask, cache, lastOnly: true });
+      const logits = tf.reshape(r.logits, [tokens.length, -1]) as tf.Tensor2D;
+      return r.cache ? { logits, cache: r.cache } : { logits };
+    });
+  }
+
+  /** Feeds one token per row and updates {@link logits}. */
+  step(tokens: readonly number[]): void {
+    if (tokens.length !== this.rows) {
+      throw new Error(`step: got ${tokens.length} tokens for ${this.rows} rows`);
+    }
+    if (this.#lengths.some((n) => n >= this.model.config.contextLength)) {
+      throw new RangeError(`step: a row would exceed the context length ${this.model.config.contextLength}`);
+    }
+    for (const mask of this.#masks) mask.push(1);
+    let out;
+    if (this.#rows) {
+      this.#rows.forEach((row, b) => row.push(tokens[b]));
+      out = this.#run(this.#rows, this.#allPositions());
+    } else {
+      out = this.#run(tokens.map((t) => [t]), Int32Array.from(this.#lengths), this.#cache);
+    }
+    this.#replace(out.logits, out.cache);
+    this.#lengths = this.#lengths.map((n) => n + 1);
+  }
+
+  /** Keeps only the listed rows (in that order), so finished sequences stop costing compute. */
+  keep(rows: readonly number[]): void {
+    if (rows.length === this.rows && rows.every((r, i) => r === i)) return;
+    const old = this.#cache;
+    const out = tf.tidy(() => {
+      const idx = tf.tensor1d(Int32Array.from(rows), "int32");
+      const logits = tf.gather(this.logits, idx) as tf.Tensor2D;
+      if (!old) return { logits };
+      return {
+        logits,
+        cache: { k: old.k.map((k) => tf.gather(k, idx)), v: old.v.map((v) => tf.gather(v, idx)) },
+      };
+    });
+    this.#replace(out.logits, out.cache);
+    this.#lengths = rows.map((r) => this.#lengths[r]);
+    this.#masks = rows.map((r) => this.#masks[r]);
+    if (this.#rows) this.#rows = rows.map((r) => this.#rows![r]);
+  }
+
+  #replace(logits: tf.Tensor2D, cache?: KVCache): void {
+    tf.dispose([this.logits, ...(this.#cache?.k ?? []), ...(this.#cache?.v ?? [])]);
+    this.logits = logits;
+    this.#cache = cache;
+  }
+
+  /** Frees the cache and logits. */
+  dispose(): void {
+    tf.dispose([this.logits, ...(this.#cache?.k ?? []), ...(this.#cache?.v ?? [])]);
+  }
+}
+
+/** Sampling controls. */
+export interface SampleOptions {
+  /** Softmax temperature; 0 means greedy (argmax). Default 1. */
+  temperature?: number;
+  /** Nucleus sampling: keep the smallest set of tokens whose probability reaches `topP`. Default 1. */
+  topP?: number;
+}
+
+/**
+ * Draws one token id from a row of logits with the given temperature / top-p, using `rng`.
+ *
+ * @example
+ * ```ts
+ * import { Rng } from "../util/rng.ts";
+ * import { sampleToken } from "./sample.ts";
+ * const id = sampleToken(Float32Array.from([0, 5, 1]), { temperature: 0.7, topP: 0.9 }, new Rng(1));
+ * ```
+ */
+export function sampleToken(logits: Float32Array, options: SampleOptions, rng: Rng): number {
+  const temperature = options.temperature ?? 1, topP = options.topP ?? 1;
+  let best = 0;
+  for (let i = 1; i < logits.length; i++) if (logits[i] > logits[best]) best = i;
+  if (temperature <= 0) return best;
+  const probs = new Float64Array(logits.length);
+  let total = 0;
+  for (let i = 0; i < logits.length; i++) {
+    probs[i] = Math.exp((logits[i] - logits[best]) / temperature);
+    total += probs[i];
+  }
+  let candidates: number[];
+  if (topP < 1) {
+    const order = Array.from(probs.keys()).sort((a, b) => probs[b] - probs[a] || a - b);
+    candidates = [];
+    let mass = 0;
+    for (const i of order) {
+      candidates.push(i);
+      mass += probs[i] / total;
+      if (mass >= topP) break;
+    }
+    total = candidates.reduce((s, i) => s + probs[i], 0);
+  } else {
+    candidates = Array.from(probs.keys());
+  }
+  let u = rng.float() * total;
+  for (const i of candidates) {
+    u -= probs[i];
+    if (u < 0) return i;
+  }
+  return candidates[candidates.length - 1];
+}
+
+/** Why a sequence ended: a stop token, `maxTokens`, or the model's context window. */
+export type FinishReason = "stop" | "length" | "context";
+
+/** Options of {@link generate}. */
+export interface GenerateOptions extends SampleOptions {
+  /** Most tokens to generate per prompt. */
+  maxTokens: number;
+  /** Ids that end a sequence; the stop token is included in the output. */
+  stopTokens?: readonly number[];
+  /** Source of randomness; each prompt uses `rng.fork(index)`. */
+  rng: Rng;
+  /** Prompts decoded together (bounds memory); longer lists are processed in chunks. Default 32. */
+  sampleBatchSize?: number;
+  /** Id used for left padding (masked out, so any valid id works). Default 0. */
+  padToken?: number;
+  /** false: no KV cache, the full forward pass re-runs for every token (benchmarks only). Default true. */
+  useCache?: boolean;
+}
+
+/** Generated tokens (prompt excluded), their log-probabilities and why each sequence stopped. */
+export interface GenerateResult {
+  tokens: number[][];
+  /**
+   * Log-probability of each generated token under the model itself (temperature 1, no top-p), the
+   * quantity RL objectives use; it equals what `lib/nn/logprobs.ts` computes for the same tokens.
+   */
+  logprobs: number[][];
+  finishReasons: FinishReason[];
+}
+
+/** Log-softmax of one row, into `out`. */
+function logSoftmaxRow(row: Float32Array, out: Float64Array): void {
+  let max = -Infinity;
+  for (const x of row) max = Math.max(max, x);
+  let sum = 0;
+  for (const x of row) sum += Math.exp(x - max);
+  const lse = max + Math.log(sum);
+  for (let i = 0; i < row.length; i++) out[i] = row[i] - lse;
+}
+
+/**
+ * Samples continuations for many prompts at once with a KV cache.
+ *
+ * @example
+ * ```ts
+ * import { Rng } from "../util/rng.ts";
+ * import { modelConfig } from "./config.ts";
+ * import { Transformer } from "./model.ts";
+ * import { generate } from "./sample.ts";
+ * const model = new Transformer(modelConfig("tiny"));
+ * const out = generate(model, [[1, 2, 3], [4, 5]], { maxTokens: 8, stopTokens: [0], rng: new Rng(7) });
+ * console.log(out.tokens, out.finishReasons);
+ * ```
+ */
+export function generate(
+  model: Transformer,
+  prompts: readonly number[][],
+  options: GenerateOptions,
+): GenerateResult {
+  const ctx = model.config.contextLength, stops = new Set(options.stopTokens ?? []);
+  const rngs = prompts.map((_, i) => options.rng.fork(i));
+  const result: GenerateResult = {
+    tokens: prompts.map(() => []),
+    logprobs: prompts.map(() => []),
+    finishReasons: prompts.map(() => "length"),
+  };
+  const todo: number[] = [];
+  prompts.forEach((p, i) => {
+    if (p.length > ctx) {
+      throw new RangeError(`prompt ${i} has ${p.length} tokens; the context length is ${ctx}`);
+    }
+    if (p.length === ctx && options.maxTokens > 0) result.finishReasons[i] = "context";
+    else if (options.maxTokens > 0) todo.push(i);
+  });
+  // Similar lengths together waste less compute on padding.
+  todo.sort((a, b) => prompts[b].length - prompts[a].length || a - b);
+  const chunk = Math.max(1, options.sampleBatchSize ?? 32);
+  for (let start = 0; start < todo.length; start += chunk) {
+    decodeChunk(model, prompts, todo.slice(start, start + chunk), options, stops, rngs, result);
+  }
+  return result;
+}
+
+function decodeChunk(
+  model: Transformer,
+  prompts: readonly number[][],
+  ids: number[],
+  options: GenerateOptions,
+  stops: Set<number>,
+  rngs: Rng[],
+  result: GenerateResult,
+): void {
+  const ctx = model.config.contextLength, vocab = model.config.vocabSize;
+  const session = new DecodeSession(model, ids.map((i) => prompts[i]), options);
+  const logp = new Float64Array(vocab);
+  let active = ids.slice();
+  try {
+    while (active.length > 0) {
+      const logits = session.logits.dataSync() as Float32Array;
+      const next: number[] = [], keep: number[] = [];
+      active.forEach((id, row) => {
+        const rowLogits = logits.subarray(row * vocab, (row + 1) * vocab);
+        const token = sampleToken(rowLogits, options, rngs[id]);
+        logSoftmaxRow(rowLogits, logp);
+        result.tokens[id].push(token);
+        result.logprobs[id].push(logp[token]);
+        const n = result.tokens[id].length;
+        if (stops.has(token)) result.finishReasons[id] = "stop";
+        else if (n >= options.maxTokens) result.finishReasons[id] = "length";
+        else if (prompts[id].length + n >= ctx) result.finishReasons[id] = "context";
+        else {
+          next.push(token);
+          keep.push(row);
+        }
+      });
+      if (keep.length === 0) break;
+      session.keep(keep);
+      active = keep.map((row) => active[row]);
+      session.step(next);
+    }
+  } finally {
+    session.dispose();
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * One optimiser step over several micro-batches (gradient accumulation), and the metrics log that
+ * training loops write. Micro-batching is what bounds memory: activations of one micro-batch live at a
+ * time, gradients are summed across them, then clipped and applied once.
+ *
+ * @module
+ */
+import * as tf from "@tensorflow/tfjs";
+import { Progress } from "../util/progress.ts";
+import type { Transformer } from "./model.ts";
+import { type Adam, clipByGlobalNorm } from "./optim.ts";
+
+/** Options of {@link trainStep}. */
+export interface TrainStepOptions<B> {
+  /** Learning rate for this step (see `learningRate` in optim.ts). */
+  lr: number;
+  /** Global gradient-norm limit. Default 1.0; `Infinity` disables clipping. */
+  clipNorm?: number;
+  /**
+   * Weight of each micro-batch's loss in the step's loss; default `1 / microBatches.length` (the mean).
+   * Pass e.g. token counts / total tokens when micro-batches differ in size.
+   */
+  weights?: readonly number[];
+  /** Variables to train; default all of the model's trainable variables. */
+  variables?: tf.Variable[];
+  /** Called with each micro-batch's loss value (for logging). */
+  onMicroBatch?: (index: number, loss: number, batch: B) => void;
+}
+
+/** What a step reports. */
+export interface TrainStepResult {
+  /** Weighted loss over the micro-batches. */
+  loss: number;
+  /** Global gradient norm before clipping. */
+  gradNorm: number;
+}
+
+/**
+ * Accumulates gradients of `lossFn` over `microBatches`, clips them, and applies one Adam update.
+ * Every tensor created here is freed before it returns.
+ *
+ * @example
+ * ```ts
+ * import * as tf from "@tensorflow/tfjs";
+ * import { modelConfig } from "./config.ts";
+ * import { Transformer } from "./model.ts";
+ * import { maskedLogProbs } from "./logprobs.ts";
+ * import { Adam } from "./optim.ts";
+ * import { trainStep } from "./train.ts";
+ * const model = new Transformer(modelConfig("tiny"));
+ * const adam = new Adam(model.variables());
+ * const micro = [{ tokens: [[1, 2, 3]], mask: [[0, 1, 1]] }, { tokens: [[4, 5]], mask: [[0, 1]] }];
+ * const { loss, gradNorm } = trainStep(model, adam, micro, (m, b) => tf.neg(tf.mean(maskedLogProbs(m, b).mean)) as tf.Scalar, { lr: 1e-3 });
+ * ```
+ */
+export function trainStep<B>(
+  model: Transformer,
+  optimizer: Adam,
+  microBatches: readonly B[],
+  lossFn: (model: Transformer, batch: B) => tf.Scalar,
+  options: TrainStepOptions<B>,
+): TrainStepResult {
+  if (microBatches.length === 0) throw new Error("trainStep: no micro-batches");
+  const weights = options.weights ?? microBatches.map(() => 1 / microBatches.length);
+  if (weights.length !== microBatches.length) throw new Error("trainStep: one weight per micro-batch");
+  const variables = options.variables ?? model.variables().filter((v) => v.trainable);
+  let sums: Record<string, tf.Tensor> = {};
+  let loss = 0;
+  try {
+    microBatches.forEach((batch, i) => {
+      const { value, grads } = tf.variableGrads(() => lossFn(model, batch), variables);
+      const micro = value.dataSync()[0];
+      value.dispose();
+      loss += weights[i] * micro;
+      options.onMicroBatch?.(i, micro, batch);
+      for (const [name, g] of Object.entries(grads)) {
+        const scaled = tf.mul(g, weights[i]);
+        g.dispose();
+        const previous = sums[name];
+        sums[name] = previous ? tf.add(previous, scaled) : scaled;
+        if (previous) tf.dispose([previous, scaled]);
+      }
+    });
+    const clipped = clipByGlobalNorm(sums, options.clipNorm ?? 1.0);
+    sums = clipped.grads;
+    optimizer.apply(sums, options.lr);
+    return { loss, gradNorm: clipped.norm };
+  } finally {
+    // Also on a throwing loss function: the partial sums must not outlive the step.
+    tf.dispose(Object.values(sums));
+  }
+}
+
+/**
+ * Splits items into consecutive micro-batches of at most `size`.
+ *
+ * @example
+ * ```ts
+ * import { microBatches } from "./train.ts";
+ * microBatches([1, 2, 3, 4, 5], 2); // [[1, 2], [3, 4], [5]]
+ * ```
+ */
+export function microBatches<T>(items: readonly T[], size: number): T[][] {
+  if (!(size >= 1)) throw new RangeError("microBatches: size must be ≥ 1");
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** One line of the metrics log: the step plus named numbers such as `loss/train` or `perf/tokens_per_s`. */
+export type MetricsRow = { step: number } & Record<string, number>;
+
+/**
+ * Appends metric rows to a JSONL file (`{"step":1,"loss/train":2.3,"perf/tokens_per_s":1234}`) and
+ * drives a progress line on stderr. Appending (not rewriting) keeps a crashed run's log up to the last
+ * completed step.
+ *
+ * @example
+ * ```ts
+ * import { MetricsLog } from "./train.ts";
+ * const log = await MetricsLog.open("runs/demo/metrics.jsonl", 100);
+ * await log.write({ step: 1, "loss/train": 2.3, "perf/tokens_per_s": 1234 });
+ * log.done();
+ * ```
+ */
+export class MetricsLog {
+  readonly #progress?: Progress;
+  readonly #encoder = new TextEncoder();
+  /** The most recent value of every metric written (a summary for checkpoints). */
+  readonly last: Record<string, number> = {};
+
+  private constructor(readonly path: string, totalSteps?: number) {
+    if (totalSteps !== undefined) this.#progress = new Progress("train steps", totalSteps);
+  }
+
+  /** Opens (creating folders) a log; `totalSteps` enables the progress line. */
+  static async open(path: string, totalSteps?: number): Promise<MetricsLog> {
+    const slash = path.lastIndexOf("/");
+    if (slash > 0) await Deno.mkdir(path.slice(0, slash), { recursive: true });
+    return new MetricsLog(path, totalSteps);
+  }
+
+  /** Appends one row; non-finite values are written as null so the line stays valid JSON. */
+  async write(row: MetricsRow): Promise<void> {
+    Object.assign(this.last, row);
+    await Deno.writeFile(this.path, this.#encoder.encode(JSON.stringify(row) + "\n"), { append: true });
+    this.#progress?.update(row.step);
+  }
+
+  /** Prints the final progress line. */
+  done(): void {
+    this.#progress?.done();
+  }
+}
