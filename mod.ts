@@ -1,6 +1,8 @@
 /**
  * SWEET-RL research kit: the ColBench backend-programming benchmark (embedded synthetic suite, scripted
- * simulator, Pyodide test harness, metrics) and the scripted calibration agents.
+ * simulator, Pyodide test harness, metrics), the scripted calibration agents, and the TensorFlow.js
+ * model core (transformer, KV-cache sampling, masked log-probs, training, checkpoints, tokenizer) with
+ * the policy agent and supervised fine-tuning.
  *
  * @example
  * ```ts
@@ -34,3 +36,16 @@ export * from "./lib/util/rng.ts";
 export * from "./lib/util/jsonl.ts";
 export * from "./lib/util/cli.ts";
 export * from "./lib/util/progress.ts";
+export * from "./lib/agents/policy.ts";
+export * from "./lib/nn/backend.ts";
+export * from "./lib/nn/config.ts";
+export * from "./lib/nn/model.ts";
+export * from "./lib/nn/sample.ts";
+export * from "./lib/nn/logprobs.ts";
+export * from "./lib/nn/optim.ts";
+export * from "./lib/nn/train.ts";
+export * from "./lib/nn/checkpoint.ts";
+export * from "./lib/nn/pretrained.ts";
+export * from "./lib/nn/tokenizer.ts";
+export * from "./lib/nn/chat.ts";
+export * from "./lib/rl/sft.ts";

@@ -6,9 +6,11 @@
  */
 import { z } from "zod";
 import { runCli } from "../lib/util/cli.ts";
-import { agentByName, SCRIPTED_AGENTS } from "../lib/agents/mod.ts";
+import { createAgent, SCRIPTED_AGENTS } from "../lib/agents/mod.ts";
 import { runEpisodes } from "../lib/colbench/episode.ts";
-import { scoreTrajectories } from "../lib/colbench/evaluate.ts";
+import { scoreTrajectories, validPython } from "../lib/colbench/evaluate.ts";
+import { PolicyAgent } from "../lib/agents/policy.ts";
+import * as tf from "@tensorflow/tfjs";
 import { PythonHarness } from "../lib/colbench/harness/harness.ts";
 import { formatEstimate, mean, summarize } from "../lib/colbench/metrics.ts";
 import { MAX_AGENT_TURNS } from "../lib/colbench/protocol.ts";
@@ -19,7 +21,10 @@ import { readJsonl, writeJson, writeJsonl } from "../lib/util/jsonl.ts";
 import { Progress } from "../lib/util/progress.ts";
 
 const Flags = z.object({
-  agent: z.string().default("mediocre").describe(`agent: ${Object.keys(SCRIPTED_AGENTS).join(" | ")}`),
+  agent: z.string().default("mediocre").describe(
+    `agent: ${Object.keys(SCRIPTED_AGENTS).join(" | ")} | policy (shipped base) | policy:<checkpoint dir>`,
+  ),
+  temperature: z.coerce.number().min(0).default(1).describe("policy sampling temperature (paper: 1.0)"),
   split: z.enum(["train", "test"]).default("test").describe("shipped split to play"),
   tasks: z.string().optional().describe("a tasks JSONL file instead of a shipped split"),
   limit: z.coerce.number().int().min(1).optional().describe("play only the first N tasks"),
@@ -36,7 +41,7 @@ await runCli("eval", Flags, async (flags) => {
   const started = performance.now();
   const all = flags.tasks ? await readJsonl(BackendTask, flags.tasks) : await loadSplit(flags.split);
   const tasks = all.slice(0, flags.limit ?? all.length);
-  const agent = agentByName(flags.agent, flags.seed);
+  const agent = await createAgent(flags.agent, flags.seed, { temperature: flags.temperature });
   const simulator = new ScriptedSimulator(flags.seed);
   const episodes = new Progress("episodes", tasks.length);
   const played = await runEpisodes(tasks, agent, simulator, {
@@ -46,16 +51,17 @@ await runCli("eval", Flags, async (flags) => {
   episodes.done();
   const harness = await PythonHarness.create({ workers: flags.workers, mode: flags.mode });
   const scoring = new Progress("scored", played.length);
-  const trajectories = await scoreTrajectories(harness, played, flags.mode, (d) => scoring.update(d)).finally(
-    () => harness.close(),
-  );
+  const trajectories = await scoreTrajectories(harness, played, flags.mode, (d) => scoring.update(d));
+  const valid = await validPython(harness, trajectories.map((t) => t.answer)).finally(() => harness.close());
   scoring.done();
   const rewards = trajectories.map((t) => t.reward ?? 0);
   const summary = summarize(rewards, flags.seed);
   const turns = mean(trajectories.map((t) => Number(t.meta?.turns ?? 0)));
   const source = flags.tasks ?? `data/backend/${flags.split}.jsonl`;
   const out = flags.out ??
-    `runs/eval/${agent.name}-${flags.tasks ? "custom" : flags.split}-s${flags.seed}.jsonl`;
+    `runs/eval/${agent.name.replace(/[^\w.-]+/g, "_")}-${
+      flags.tasks ? "custom" : flags.split
+    }-s${flags.seed}.jsonl`;
   await writeJsonl(out, Trajectory, trajectories);
   const seconds = (performance.now() - started) / 1000;
   await writeJson(out.replace(/\.jsonl$/, "") + ".summary.json", z.record(z.string(), z.unknown()), {
@@ -69,6 +75,8 @@ await runCli("eval", Flags, async (flags) => {
     "eval/tests_passed": summary.testsPassed,
     "eval/success": summary.success,
     "eval/mean_turns": turns,
+    "eval/valid_python": mean(valid.map(Number)),
+    tfjsBackend: agent instanceof PolicyAgent ? tf.getBackend() : null,
     "perf/seconds": seconds,
   });
   console.log(`agent ${agent.name} on ${source} (${tasks.length} tasks, seed ${flags.seed}, ${flags.mode})`);
@@ -76,5 +84,6 @@ await runCli("eval", Flags, async (flags) => {
   console.log(`| % tests passed | ${formatEstimate(summary.testsPassed)} |`);
   console.log(`| success rate % | ${formatEstimate(summary.success)} |`);
   console.log(`| mean agent turns | ${turns.toFixed(2)} |`);
+  console.log(`| answers that are valid Python % | ${(100 * mean(valid.map(Number))).toFixed(1)} |`);
   console.log(`trajectories: ${out} (${seconds.toFixed(1)} s)`);
 });

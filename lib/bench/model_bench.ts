@@ -30,9 +30,11 @@ import { trainStep } from "../nn/train.ts";
  * ```
  */
 export const ModelBenchOptions = z.object({
-  preset: z.enum(Object.keys(PRESETS) as [keyof typeof PRESETS]).default("policy").describe("model preset"),
+  preset: z.enum(Object.keys(PRESETS) as [keyof typeof PRESETS]).default("small").describe(
+    "model preset (small: the shipped base policy)",
+  ),
   vocabSize: z.coerce.number().int().min(2).optional().describe("override the preset's vocabulary size"),
-  batch: z.coerce.number().int().min(1).default(8).describe("training sequences per step"),
+  batch: z.coerce.number().int().min(1).default(16).describe("training sequences per step"),
   seqLen: z.coerce.number().int().min(2).default(256).describe("training sequence length"),
   steps: z.coerce.number().int().min(1).default(3).describe("timed training steps (after one warm-up)"),
   prompts: z.coerce.number().int().min(1).default(16).describe("prompts sampled together"),

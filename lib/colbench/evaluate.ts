@@ -41,6 +41,24 @@ export async function scoreTrajectories(
   return trajectories.map((t, i) => ({ ...t, reward: results[i].reward }));
 }
 
+/**
+ * For each answer, whether it runs as Python at all: `exec` of the answer (module scoping) succeeds,
+ * which for a function definition means it parses.
+ *
+ * @example
+ * ```ts
+ * import { PythonHarness } from "./harness/harness.ts";
+ * import { validPython } from "./evaluate.ts";
+ * const harness = await PythonHarness.create();
+ * await validPython(harness, ["def f():\n    return 1\n", "def f(:"]); // [true, false]
+ * await harness.close();
+ * ```
+ */
+export async function validPython(harness: PythonHarness, answers: readonly string[]): Promise<boolean[]> {
+  const rows = await harness.evaluateCalls(answers, ["0"], "lenient");
+  return rows.map((row) => row[0] !== null);
+}
+
 /** What {@link evaluateAgent} returns. */
 export interface Evaluation {
   trajectories: Trajectory[];

@@ -1,0 +1,92 @@
+/**
+ * `deno task pretrain`: trains the base policy, the kit's stand-in for the paper's zero-shot
+ * Llama-3.1-8B-Instruct, on dialogues of the mediocre scripted collaborator over the train split, and
+ * writes it to `data/policy/base`. Deterministic given the seed; resumable (re-run to continue).
+ *
+ * @module
+ */
+import { z } from "zod";
+import { runCli } from "../lib/util/cli.ts";
+import { MediocreAgent } from "../lib/agents/mediocre.ts";
+import { BASE_POLICY_DIR } from "../lib/agents/mod.ts";
+import { runEpisodes } from "../lib/colbench/episode.ts";
+import { ScriptedSimulator } from "../lib/colbench/simulator.ts";
+import { loadSplit } from "../lib/colbench/splits.ts";
+import { selectBackend } from "../lib/nn/backend.ts";
+import { modelConfig, type PresetName, PRESETS } from "../lib/nn/config.ts";
+import { parameterCount, Transformer } from "../lib/nn/model.ts";
+import { savePretrained } from "../lib/nn/pretrained.ts";
+import { Tokenizer } from "../lib/nn/tokenizer.ts";
+import { SftConfig, sftExamples, trainSft } from "../lib/rl/sft.ts";
+import { writeJson } from "../lib/util/jsonl.ts";
+import { Progress } from "../lib/util/progress.ts";
+
+const Flags = z.object({
+  preset: z.enum(Object.keys(PRESETS) as [PresetName, ...PresetName[]]).default("small").describe(
+    "model preset",
+  ),
+  seed: z.coerce.number().int().default(0).describe(
+    "seed of the dialogues, the initialisation and the data order",
+  ),
+  rollouts: z.coerce.number().int().min(1).default(2).describe("mediocre dialogues per train task"),
+  epochs: z.coerce.number().positive().default(1).describe("passes over the dialogues"),
+  lr: z.coerce.number().positive().default(2e-3).describe("peak learning rate"),
+  batchSize: z.coerce.number().int().positive().default(16).describe("dialogues per optimiser step"),
+  microBatch: z.coerce.number().int().positive().default(8).describe("dialogues per forward/backward"),
+  minCount: z.coerce.number().int().min(1).default(3).describe("tokenizer: keep words seen this often"),
+  out: z.string().default(BASE_POLICY_DIR).describe("checkpoint folder to write"),
+  run: z.string().default("runs/pretrain").describe("folder for metrics and resumable checkpoints"),
+});
+
+await runCli("pretrain", Flags, async (flags) => {
+  const started = performance.now();
+  const backend = await selectBackend();
+  const tasks = await loadSplit("train");
+  const dialogues = [];
+  const progress = new Progress("mediocre dialogues", tasks.length * flags.rollouts);
+  for (let r = 0; r < flags.rollouts; r++) {
+    const seed = flags.seed * 1000 + r;
+    const played = await runEpisodes(tasks, new MediocreAgent(seed), new ScriptedSimulator(seed));
+    dialogues.push(...played.map((t) => t.dialogue_history));
+    progress.update((r + 1) * tasks.length);
+  }
+  progress.done();
+  const tokenizer = Tokenizer.train(dialogues.flatMap((h) => h.map((m) => m.content)), {
+    minCount: flags.minCount,
+  });
+  const config = modelConfig(flags.preset, { vocabSize: tokenizer.size, seed: flags.seed });
+  console.error(
+    `${flags.preset}: ${(parameterCount(config) / 1e6).toFixed(2)}M parameters, vocab ${tokenizer.size}`,
+  );
+  const model = new Transformer(config);
+  const examples = sftExamples(tokenizer, dialogues, config.contextLength);
+  const sft = SftConfig.parse({ ...flags, seed: flags.seed });
+  const result = await trainSft(model, tokenizer, examples, sft, { runDir: flags.run, tag: "pretrain" });
+  const seconds = (performance.now() - started) / 1000;
+  await savePretrained(flags.out, model, tokenizer, {
+    step: result.steps,
+    backend,
+    metrics: {
+      "loss/pretrain": result.finalLoss,
+      "perf/tokens_per_s": result.tokensPerSecond,
+      "perf/train_seconds": result.seconds,
+      "perf/total_seconds": seconds,
+      "data/dialogues": dialogues.length,
+    },
+  });
+  await writeJson(`${flags.out}/provenance.json`, z.record(z.string(), z.unknown()), {
+    command: `deno task pretrain ${Deno.args.join(" ")}`.trim(),
+    flags,
+    sft,
+    dialogues: dialogues.length,
+    trainTasks: tasks.length,
+    parameters: parameterCount(config),
+    backend,
+    seconds,
+    finishedAt: new Date().toISOString(),
+  });
+  console.log(
+    `base policy: ${flags.out} (${result.steps} steps, final loss ${result.finalLoss.toFixed(3)}, ` +
+      `${result.tokensPerSecond.toFixed(0)} tokens/s, ${(seconds / 60).toFixed(1)} min in all)`,
+  );
+});
