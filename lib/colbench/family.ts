@@ -75,3 +75,14 @@ export interface TaskFamily<P extends Record<string, unknown> = Record<string, u
 /** A family with its parameter type erased, as stored in the registry. */
 // deno-lint-ignore no-explicit-any
 export type AnyFamily = TaskFamily<any>;
+
+/**
+ * How statements say a percentage: the same number the code uses (`15 percent` -> `15 / 100`).
+ *
+ * @example
+ * ```ts
+ * import { percent } from "./family.ts";
+ * percent(15); // "15 percent"
+ * ```
+ */
+export const percent = (value: unknown): string => `${value} percent`;

@@ -1,12 +1,10 @@
 /** Electricity bills with two tiered unit rates, a daily standing charge and VAT. */
-import type { TaskFamily } from "../family.ts";
+import { percent, type TaskFamily } from "../family.ts";
 
 interface Params extends Record<string, unknown> {
   fn: string;
   supplier: string;
 }
-
-const percent = (v: unknown) => `${v} percent`;
 
 /**
  * The `electricity_bill` family, registered in `./mod.ts`.

@@ -1,12 +1,10 @@
 /** Yearly income tax with a tax-free allowance, two rate bands and rounding. */
-import type { TaskFamily } from "../family.ts";
+import { percent, type TaskFamily } from "../family.ts";
 
 interface Params extends Record<string, unknown> {
   fn: string;
   who: string;
 }
-
-const percent = (v: unknown) => `${v} percent`;
 
 /**
  * The `income_tax` family, registered in `./mod.ts`.

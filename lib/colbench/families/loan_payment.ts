@@ -1,12 +1,10 @@
 /** Monthly loan payments with simple yearly interest, a one-off fee, a minimum payment and rounding. */
-import type { TaskFamily } from "../family.ts";
+import { percent, type TaskFamily } from "../family.ts";
 
 interface Params extends Record<string, unknown> {
   fn: string;
   lender: string;
 }
-
-const percent = (v: unknown) => `${v} percent`;
 
 /**
  * The `loan_payment` family, registered in `./mod.ts`.

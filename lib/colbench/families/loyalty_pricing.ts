@@ -1,13 +1,11 @@
 /** Shop order totals with a bulk discount, a member discount and rounding. */
-import type { TaskFamily } from "../family.ts";
+import { percent, type TaskFamily } from "../family.ts";
 
 interface Params extends Record<string, unknown> {
   fn: string;
   shop: string;
   item: string;
 }
-
-const percent = (v: unknown) => `${v} percent`;
 
 /**
  * The `loyalty_pricing` family, registered in `./mod.ts`.

@@ -1,12 +1,10 @@
 /** Group ticket totals with child and senior age limits and discounts and a large-group discount. */
-import type { TaskFamily } from "../family.ts";
+import { percent, type TaskFamily } from "../family.ts";
 
 interface Params extends Record<string, unknown> {
   fn: string;
   venue: string;
 }
-
-const percent = (v: unknown) => `${v} percent`;
 
 /**
  * The `ticket_price` family, registered in `./mod.ts`.
