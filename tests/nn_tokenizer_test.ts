@@ -8,10 +8,10 @@ const corpus = fixtureTasks(0).flatMap((
 ) => [t.problem_description, t.ground_truth, ...t.hidden_facts![0].statements]);
 const tok = Tokenizer.train(corpus);
 
-Deno.test("tokenizer: pieces cover the text; digits are split; indents and newlines are tokens", () => {
+Deno.test("tokenizer: pieces cover the text; numbers, indents and newlines are pieces", () => {
   const text = "def f(x):\n    return round(x * 15 / 100, 2)\t!";
   assert.equal(pieces(text).join(""), text);
-  assert.deepEqual(pieces(" 150"), [" 1", "5", "0"]);
+  assert.deepEqual(pieces(" 150.25"), [" 150", ".", "25"]);
   assert.deepEqual(pieces("\n        y"), ["\n", "    ", "    ", "y"]);
 });
 
@@ -22,6 +22,14 @@ Deno.test("tokenizer: round trip on the suite's text, code and unseen words", ()
   const unseen = tok.encode(" Zyzzyva");
   assert.ok(unseen.length > 1, "unknown words fall back to characters");
   assert.ok(!unseen.includes(tok.special("<unk>")));
+});
+
+Deno.test("tokenizer: a number seen in training is one token; an unseen one falls back to digits", () => {
+  const numbers = Tokenizer.train(["Members save 15 percent.", "Members save 15 percent."]);
+  assert.equal(numbers.encode(" 15").length, 1);
+  const unseen = numbers.encode(" 12500");
+  assert.deepEqual(unseen.map((id) => numbers.vocab[id]), [" 1", "2", "5", "0", "0"]);
+  assert.equal(numbers.decode(unseen), " 12500");
 });
 
 Deno.test("tokenizer: special tokens come first, are parsed from text, and survive JSON", () => {

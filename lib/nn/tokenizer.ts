@@ -1,8 +1,9 @@
 /**
  * A word-level tokenizer for the embedded suite's English and Python: words keep their leading space
- * (" discount"), digits are single tokens (so numbers are copied digit by digit), four-space indents
- * and newlines are tokens, and any word outside the vocabulary falls back to its characters. Special
- * tokens mark roles and turn ends. Lossless for ASCII text.
+ * (" discount"), a number seen in training is one token (" 83"), so the policy copies a user's value in
+ * one step instead of digit by digit; an unseen number falls back to single digits and an unseen word
+ * to its characters. Four-space indents and newlines are tokens; special tokens mark roles and turn
+ * ends. Lossless for ASCII text.
  *
  * @module
  */
@@ -13,13 +14,15 @@ export const SPECIAL_TOKENS = ["<pad>", "<bos>", "<|user|>", "<|assistant|>", "<
 /** A special token. */
 export type SpecialToken = typeof SPECIAL_TOKENS[number];
 
-const PIECE = /\n| {4}| ?[A-Za-z_]+| ?[0-9]| ?[^\sA-Za-z0-9_]|\s/g;
+const PIECE = /\n| {4}| ?[A-Za-z_]+| ?[0-9]+| ?[^\sA-Za-z0-9_]|\s/g;
+// Out-of-vocabulary pieces are re-split into a leading-space digit, then single characters.
+const FALLBACK = / ?[0-9]|[^]/g;
 const SPECIAL_SPLIT = new RegExp(`(${SPECIAL_TOKENS.map((t) => t.replace(/[|]/g, "\\|")).join("|")})`);
 const PRINTABLE = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i));
 
 /** The serialised form stored in checkpoints. */
 export const TokenizerJson = z.object({
-  kind: z.literal("word-digit-v1").describe("tokenizer algorithm and version"),
+  kind: z.literal("word-number-v1").describe("tokenizer algorithm and version"),
   vocab: z.array(z.string()).min(SPECIAL_TOKENS.length).describe("token strings; the index is the id"),
 });
 /** The serialised form stored in checkpoints. */
@@ -31,7 +34,7 @@ export type TokenizerJson = z.infer<typeof TokenizerJson>;
  * @example
  * ```ts
  * import { pieces } from "./tokenizer.ts";
- * pieces("    return round(x, 15)"); // ["    ", "return", " round", "(", "x", ",", " 1", "5", ")"]
+ * pieces("    return round(x, 15)"); // ["    ", "return", " round", "(", "x", ",", " 15", ")"]
  * ```
  */
 export function pieces(text: string): string[] {
@@ -39,7 +42,7 @@ export function pieces(text: string): string[] {
 }
 
 /**
- * Word/digit tokenizer.
+ * Word/number tokenizer.
  *
  * @example
  * ```ts
@@ -90,7 +93,7 @@ export class Tokenizer {
 
   /** The serialised form (for checkpoints). */
   toJSON(): TokenizerJson {
-    return { kind: "word-digit-v1", vocab: [...this.vocab] };
+    return { kind: "word-number-v1", vocab: [...this.vocab] };
   }
 
   /** Number of tokens. */
@@ -118,7 +121,7 @@ export class Tokenizer {
       for (const p of pieces(part)) {
         const id = this.#ids.get(p);
         if (id !== undefined) ids.push(id);
-        else for (const ch of p) ids.push(this.#ids.get(ch) ?? unk);
+        else for (const sub of p.match(FALLBACK)!) ids.push(this.#ids.get(sub) ?? unk);
       }
     }
     return ids;
