@@ -1,0 +1,90 @@
+/**
+ * Preference pairs, built as the reference pipeline builds them: trajectory pairs for the critic and
+ * for multi-turn DPO (per task, the first best rollout against every strictly worse one, only for tasks
+ * with a fully passing rollout), and turn-level pairs for the actor (random top-half vs bottom-half
+ * candidates of a critic ranking).
+ *
+ * @module
+ */
+import type { Trajectory } from "../colbench/schema.ts";
+import type { Rng } from "../util/rng.ts";
+
+/** Two rollouts of one task; `chosen` earned the higher reward. */
+export interface TrajectoryPair {
+  /** The task's id (or its description where a task has no id). */
+  taskId: string;
+  chosen: Trajectory;
+  rejected: Trajectory;
+}
+
+/** The key that groups rollouts of the same task. */
+export function taskKey(trajectory: Trajectory): string {
+  return trajectory.task.task_id ?? trajectory.task.problem_description;
+}
+
+/**
+ * Critic pairs: rollouts are grouped by task (in order of first appearance); a task counts only if one
+ * of its rollouts reaches `successReward`; the first rollout with the top reward is chosen against each
+ * rollout with a strictly lower reward (so ties with the best give no pair, and partially correct
+ * rollouts can be rejected).
+ *
+ * @example
+ * ```ts
+ * import { criticPairs } from "./pairs.ts";
+ * const task = { task_id: "t", problem_description: "p", ground_truth: "g", test_cases: {} };
+ * const roll = (reward: number) => ({ task, dialogue_history: [{ role: "user" as const, content: "p" }], answer: "", reward });
+ * criticPairs([roll(0.5), roll(1), roll(1), roll(0)]).length; // 2: (1, 0.5) and (1, 0)
+ * ```
+ */
+export function criticPairs(
+  trajectories: readonly Trajectory[],
+  { successReward = 1 }: { successReward?: number } = {},
+): TrajectoryPair[] {
+  const groups = new Map<string, Trajectory[]>();
+  trajectories.forEach((t, i) => {
+    if (t.reward === undefined) {
+      throw new Error(`criticPairs: trajectory ${i} has no reward (score it first)`);
+    }
+    const key = taskKey(t);
+    groups.set(key, [...(groups.get(key) ?? []), t]);
+  });
+  const pairs: TrajectoryPair[] = [];
+  for (const [taskId, rollouts] of groups) {
+    const best = Math.max(...rollouts.map((t) => t.reward!));
+    if (best < successReward) continue;
+    const chosen = rollouts.find((t) => t.reward === best)!;
+    for (const rejected of rollouts) {
+      if (rejected.reward! < best) pairs.push({ taskId, chosen, rejected });
+    }
+  }
+  return pairs;
+}
+
+/**
+ * Turn-level pairs from one state's candidate scores: the candidates are ranked by score (ties keep
+ * their order), and each of `count` draws takes a random candidate from the top half and one from the
+ * bottom half (the middle one of an odd count is in neither). A draw whose two scores are equal carries
+ * no preference and is dropped, so fewer than `count` pairs can come back.
+ *
+ * @returns `[chosen, rejected]` candidate indices.
+ * @example
+ * ```ts
+ * import { Rng } from "../util/rng.ts";
+ * import { topBottomPairs } from "./pairs.ts";
+ * topBottomPairs([0.1, 0.9, 0.5, 0.3], 4, new Rng(0)); // each pair: one of {1, 2} over one of {3, 0}
+ * ```
+ */
+export function topBottomPairs(scores: readonly number[], count: number, rng: Rng): [number, number][] {
+  const ranked = [...scores.keys()].sort((a, b) => scores[b] - scores[a] || a - b);
+  const half = Math.floor(ranked.length / 2);
+  if (half === 0) return [];
+  const top = ranked.slice(0, half);
+  const bottom = ranked.slice(ranked.length - half);
+  const pairs: [number, number][] = [];
+  for (let i = 0; i < count; i++) {
+    const chosen = rng.pick(top);
+    const rejected = rng.pick(bottom);
+    if (scores[chosen] > scores[rejected]) pairs.push([chosen, rejected]);
+  }
+  return pairs;
+}
