@@ -1,0 +1,33 @@
+import assert from "node:assert/strict";
+import * as tf from "@tensorflow/tfjs";
+import { selectBackend } from "../lib/nn/backend.ts";
+import { modelConfig } from "../lib/nn/config.ts";
+import { maskedLogProbsNumbers } from "../lib/nn/logprobs.ts";
+import { Transformer } from "../lib/nn/model.ts";
+import { scoreContinuations } from "../lib/nn/score.ts";
+
+await selectBackend("wasm", { quiet: true });
+
+Deno.test("score: continuations of a cached prefix score as their full sequences do", () => {
+  const model = new Transformer(modelConfig("tiny", { seed: 3 }));
+  const prefix = [1, 4, 9, 2];
+  const continuations = [[7, 7, 3], [5], [], [6, 8, 2, 2, 11]];
+  const before = tf.memory().numTensors;
+  const got = scoreContinuations(model, prefix, continuations, { batchSize: 3 });
+  assert.equal(tf.memory().numTensors, before, "no tensors left behind");
+  const full = maskedLogProbsNumbers(model, {
+    tokens: continuations.map((c) => [...prefix, ...c]),
+    mask: continuations.map((c) => [...prefix.map(() => 0), ...c.map(() => 1)]),
+  });
+  continuations.forEach((c, i) => {
+    assert.equal(got.perToken[i].length, c.length);
+    assert.ok(Math.abs(got.sum[i] - full.sum[i]) < 1e-4, `sum ${i}: ${got.sum[i]} vs ${full.sum[i]}`);
+    assert.ok(Math.abs(got.mean[i] - full.mean[i]) < 1e-4, `mean ${i}`);
+  });
+  assert.equal(got.mean[2], 0);
+  assert.throws(
+    () => scoreContinuations(model, prefix, [new Array(40).fill(1)]),
+    /exceed the context length 32/,
+  );
+  model.dispose();
+});
