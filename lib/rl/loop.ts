@@ -1,0 +1,172 @@
+/**
+ * The one training loop behind every trainer of the kit (SFT, the critics, DPO): seeded epochs of
+ * shuffled examples, optimiser steps of `batchSize` examples in micro-batches, warm-up + cosine
+ * schedule, clipping, a JSONL metrics log with progress, and resumable checkpoints. A trainer only
+ * supplies its micro-batch loss.
+ *
+ * @module
+ */
+import type * as tf from "@tensorflow/tfjs";
+import { z } from "zod";
+import type { Transformer } from "../nn/model.ts";
+import { Adam, learningRate } from "../nn/optim.ts";
+import { loadPretrained, savePretrained } from "../nn/pretrained.ts";
+import type { Tokenizer } from "../nn/tokenizer.ts";
+import { MetricsLog, trainStep } from "../nn/train.ts";
+import { Rng } from "../util/rng.ts";
+
+/** Optimisation hyper-parameters shared by every trainer. */
+export const TrainConfig = z.object({
+  epochs: z.number().positive().default(1).describe("passes over the data (fractions allowed)"),
+  batchSize: z.number().int().positive().default(16).describe("examples per optimiser step"),
+  microBatch: z.number().int().positive().default(8).describe("examples per forward/backward pass"),
+  lr: z.number().positive().default(1e-3).describe("peak learning rate"),
+  warmupFraction: z.number().min(0).max(1).default(0.03).describe("share of steps warming up linearly"),
+  floorRatio: z.number().min(0).max(1).default(0.1).describe("final learning rate / peak (cosine floor)"),
+  clipNorm: z.number().positive().default(1).describe("global gradient-norm limit"),
+  seed: z.number().int().default(0).describe("data-order seed"),
+  checkpointEvery: z.number().int().positive().default(200).describe("steps between resumable saves"),
+});
+/** Optimisation hyper-parameters shared by every trainer. */
+export type TrainConfig = z.output<typeof TrainConfig>;
+
+/** What a trainer plugs into {@link trainLoop}. */
+export interface LoopSpec<E> {
+  /** Prefix of metric names (`loss/<tag>`, `opt/<tag>_lr`, …). */
+  tag: string;
+  /** The micro-batch's loss: the `weight`-weighted mean over its examples. */
+  loss: (model: Transformer, batch: E[]) => tf.Scalar;
+  /** Tokens an example feeds through the model (for `perf/tokens_per_s` and padding-aware ordering). */
+  tokens: (example: E) => number;
+  /** How much an example counts in its step's loss (e.g. its target tokens). Default 1. */
+  weight?: (example: E) => number;
+}
+
+/** Where a run logs and resumes. */
+export interface LoopRun {
+  /** Folder for `metrics.jsonl` and the resumable checkpoint; none: no logs, no resume. */
+  runDir?: string;
+  /** Stop after this many steps in this invocation (a later call with the same `runDir` resumes). */
+  stopAfter?: number;
+}
+
+/** What {@link trainLoop} reports. */
+export interface LoopResult {
+  steps: number;
+  /** Loss of the last step run. */
+  finalLoss: number;
+  /** Throughput over this invocation. */
+  tokensPerSecond: number;
+  seconds: number;
+}
+
+/** The step plan: example indices per step, reshuffled every epoch with the seed. */
+export function stepPlan(count: number, config: TrainConfig): number[][] {
+  const perEpoch = Math.ceil(count / config.batchSize);
+  const total = count === 0 ? 0 : Math.max(1, Math.round(perEpoch * config.epochs));
+  const steps: number[][] = [];
+  for (let epoch = 0; steps.length < total; epoch++) {
+    const order = new Rng(`sft:${config.seed}:${epoch}`).shuffle([...Array(count).keys()]);
+    for (let i = 0; i < order.length && steps.length < total; i += config.batchSize) {
+      steps.push(order.slice(i, i + config.batchSize));
+    }
+  }
+  return steps;
+}
+
+/**
+ * Trains `model` in place.
+ *
+ * @example
+ * ```ts
+ * import * as tf from "@tensorflow/tfjs";
+ * import { modelConfig } from "../nn/config.ts";
+ * import { Transformer } from "../nn/model.ts";
+ * import { Tokenizer } from "../nn/tokenizer.ts";
+ * import { maskedLogProbs } from "../nn/logprobs.ts";
+ * import { TrainConfig, trainLoop } from "./loop.ts";
+ * const tok = Tokenizer.train(["a b c"]);
+ * const model = new Transformer(modelConfig("tiny", { vocabSize: tok.size }));
+ * const rows = [[1, 7, 8, 9]];
+ * await trainLoop(model, tok, rows, TrainConfig.parse({ batchSize: 1 }), {
+ *   tag: "demo",
+ *   tokens: (r) => r.length,
+ *   loss: (m, b) => tf.neg(tf.mean(maskedLogProbs(m, { tokens: b, mask: b.map((r) => r.map((_, i) => +(i > 0))) }).mean)),
+ * });
+ * ```
+ */
+export async function trainLoop<E>(
+  model: Transformer,
+  tokenizer: Tokenizer,
+  examples: readonly E[],
+  config: TrainConfig,
+  spec: LoopSpec<E>,
+  run: LoopRun = {},
+): Promise<LoopResult> {
+  const { tag } = spec;
+  const weight = spec.weight ?? (() => 1);
+  const plan = stepPlan(examples.length, config);
+  const adam = new Adam(model.variables().filter((v) => v.trainable));
+  const ckpt = run.runDir && `${run.runDir}/resume`;
+  let start = 0;
+  if (ckpt) {
+    const saved = await loadPretrained(ckpt).catch((e) => {
+      if (e instanceof Deno.errors.NotFound) return undefined;
+      throw e;
+    });
+    if (saved) {
+      model.setWeights(saved.model.getWeights());
+      saved.model.dispose();
+      if (saved.optimizer) adam.setState(saved.optimizer);
+      start = saved.meta.step;
+    }
+  }
+  const log = run.runDir ? await MetricsLog.open(`${run.runDir}/metrics.jsonl`, plan.length) : undefined;
+  const began = performance.now();
+  let tokens = 0;
+  let finalLoss = NaN;
+  try {
+    const end = Math.min(plan.length, start + (run.stopAfter ?? Infinity));
+    for (let step = start; step < end; step++) {
+      // Longest first, so each micro-batch pads to similar lengths.
+      const batch = plan[step].map((i) => examples[i]).sort((a, b) => spec.tokens(b) - spec.tokens(a));
+      const micro: E[][] = [];
+      for (let i = 0; i < batch.length; i += config.microBatch) {
+        micro.push(batch.slice(i, i + config.microBatch));
+      }
+      const weights = micro.map((m) => m.reduce((s, e) => s + weight(e), 0));
+      const total = weights.reduce((a, b) => a + b, 0);
+      if (total === 0) continue;
+      const lr = learningRate(step + 1, {
+        peak: config.lr,
+        totalSteps: plan.length,
+        warmupFraction: config.warmupFraction,
+        floorRatio: config.floorRatio,
+      });
+      const t0 = performance.now();
+      const { loss, gradNorm } = trainStep(model, adam, micro, spec.loss, {
+        lr,
+        clipNorm: config.clipNorm,
+        weights: weights.map((w) => w / total),
+      });
+      const stepTokens = batch.reduce((s, e) => s + spec.tokens(e), 0);
+      tokens += stepTokens;
+      finalLoss = loss;
+      await log?.write({
+        step: step + 1,
+        [`loss/${tag}`]: loss,
+        [`opt/${tag}_grad_norm`]: gradNorm,
+        [`opt/${tag}_lr`]: lr,
+        "perf/tokens_per_s": stepTokens / ((performance.now() - t0) / 1000),
+      });
+      if (ckpt && ((step + 1) % config.checkpointEvery === 0 || step + 1 === end)) {
+        await savePretrained(ckpt, model, tokenizer, { step: step + 1, optimizer: adam.getState() });
+      }
+    }
+  } finally {
+    log?.done();
+    adam.dispose();
+  }
+  const seconds = (performance.now() - began) / 1000;
+  return { steps: plan.length, finalLoss, tokensPerSecond: tokens / Math.max(seconds, 1e-9), seconds };
+}
