@@ -4,7 +4,7 @@ import { selectBackend } from "../lib/nn/backend.ts";
 import { modelConfig } from "../lib/nn/config.ts";
 import { maskedLogProbsNumbers } from "../lib/nn/logprobs.ts";
 import { Transformer } from "../lib/nn/model.ts";
-import { scoreContinuations } from "../lib/nn/score.ts";
+import { pooledValues, scoreContinuations, sequenceValues } from "../lib/nn/score.ts";
 
 await selectBackend("wasm", { quiet: true });
 
@@ -29,5 +29,26 @@ Deno.test("score: continuations of a cached prefix score as their full sequences
     () => scoreContinuations(model, prefix, [new Array(40).fill(1)]),
     /exceed the context length 32/,
   );
+  model.dispose();
+});
+
+Deno.test("score: pooled values through the cache equal the differentiable whole-sequence values", () => {
+  const model = new Transformer(modelConfig("tiny", { seed: 5, scalarHead: true }));
+  const prefix = [1, 4, 9];
+  const continuations = [[7, 7, 3], [5], [6, 8, 2, 2, 11]];
+  for (const pool of ["mean", "last"] as const) {
+    const before = tf.memory().numTensors;
+    const cached = pooledValues(model, prefix, continuations, pool, { batchSize: 2 });
+    assert.equal(tf.memory().numTensors, before);
+    const full = tf.tidy(() =>
+      Array.from(sequenceValues(model, continuations.map((c) => [...prefix, ...c]), pool).dataSync())
+    );
+    cached.forEach((v, i) => assert.ok(Math.abs(v - full[i]) < 1e-4, `${pool} ${i}: ${v} vs ${full[i]}`));
+  }
+  const grads = tf.variableGrads(() =>
+    tf.sum(sequenceValues(model, [[1, 2, 3], [4, 5]], "last")) as tf.Scalar
+  );
+  assert.ok(Object.keys(grads.grads).some((name) => name.startsWith("value_head")));
+  tf.dispose([grads.value, ...Object.values(grads.grads)]);
   model.dispose();
 });

@@ -8,6 +8,7 @@
  */
 import * as tf from "@tensorflow/tfjs";
 import type { KVCache, Transformer } from "./model.ts";
+import { gatherRows } from "./ops.ts";
 
 /** Per-continuation results (plain numbers, float64 sums). */
 export interface ContinuationScores {
@@ -31,6 +32,64 @@ function logSoftmaxRows(logits: tf.Tensor, rows: number): Float32Array {
   return tf.tidy(() => tf.logSoftmax(tf.reshape(logits, [rows, -1])).dataSync() as Float32Array);
 }
 
+function checkFits(
+  model: Transformer,
+  prefix: readonly number[],
+  continuations: readonly (readonly number[])[],
+) {
+  if (prefix.length === 0) throw new Error("empty prefix (start with a BOS token)");
+  const longest = Math.max(0, ...continuations.map((c) => c.length));
+  if (prefix.length + longest > model.config.contextLength) {
+    throw new RangeError(
+      `prefix (${prefix.length}) + continuation (${longest}) tokens exceed the context length ` +
+        `${model.config.contextLength}`,
+    );
+  }
+}
+
+/** Runs `prefix` once, then each chunk of continuations on the broadcast cache; `visit` reads a chunk. */
+function overContinuations(
+  model: Transformer,
+  prefix: readonly number[],
+  continuations: readonly (readonly number[])[],
+  options: ScoreOptions,
+  visit: (
+    chunk: { lo: number; rows: readonly (readonly number[])[]; width: number },
+    out: { logits: tf.Tensor3D; hidden: tf.Tensor3D },
+    start: { logits: tf.Tensor3D; hidden: tf.Tensor3D },
+  ) => void,
+): void {
+  checkFits(model, prefix, continuations);
+  const start = tf.tidy(() => {
+    const r = model.forward([[...prefix]], { cache: { k: [], v: [] }, lastOnly: true });
+    return { logits: r.logits, hidden: r.hidden, cache: r.cache! };
+  });
+  try {
+    const size = options.batchSize ?? 16;
+    for (let lo = 0; lo < continuations.length; lo += size) {
+      const rows = continuations.slice(lo, lo + size);
+      const width = Math.max(1, ...rows.map((c) => c.length));
+      const padded = rows.map((
+        c,
+      ) => [...c, ...new Array<number>(width - c.length).fill(options.padToken ?? 0)]);
+      const positions = Int32Array.from(
+        rows.flatMap(() => Array.from({ length: width }, (_, j) => prefix.length + j)),
+      );
+      tf.tidy(() => {
+        // Right padding needs no key mask: causal attention keeps real tokens from seeing later pads.
+        const cache: KVCache = {
+          k: start.cache.k.map((k) => tf.tile(k, [rows.length, 1, 1, 1])),
+          v: start.cache.v.map((v) => tf.tile(v, [rows.length, 1, 1, 1])),
+        };
+        const out = model.forward(padded, { positions, cache });
+        visit({ lo, rows, width }, out, start);
+      });
+    }
+  } finally {
+    tf.dispose([start.logits, start.hidden, ...start.cache.k, ...start.cache.v]);
+  }
+}
+
 /**
  * Scores `continuations` after `prefix` without a gradient. Equal to running each concatenation
  * through the model and reading the continuation's log-probabilities (tests/nn_score_test.ts).
@@ -50,49 +109,104 @@ export function scoreContinuations(
   continuations: readonly (readonly number[])[],
   options: ScoreOptions = {},
 ): ContinuationScores {
-  if (prefix.length === 0) throw new Error("scoreContinuations: empty prefix (start with a BOS token)");
-  const longest = Math.max(0, ...continuations.map((c) => c.length));
-  if (prefix.length + longest > model.config.contextLength) {
-    throw new RangeError(
-      `scoreContinuations: prefix (${prefix.length}) + continuation (${longest}) tokens exceed the context ` +
-        `length ${model.config.contextLength}`,
-    );
-  }
   const vocab = model.config.vocabSize;
   const perToken: number[][] = continuations.map(() => []);
-  const start = tf.tidy(() => {
-    const r = model.forward([[...prefix]], { cache: { k: [], v: [] }, lastOnly: true });
-    return { logits: r.logits, cache: r.cache! };
+  let first: Float32Array | undefined;
+  overContinuations(model, prefix, continuations, options, ({ lo, rows, width }, out, start) => {
+    first ??= logSoftmaxRows(start.logits, 1);
+    const logp = logSoftmaxRows(out.logits, rows.length * width);
+    rows.forEach((c, b) => {
+      c.forEach((token, j) => {
+        perToken[lo + b].push(j === 0 ? first![token] : logp[(b * width + j - 1) * vocab + token]);
+      });
+    });
   });
-  try {
-    const first = logSoftmaxRows(start.logits, 1);
-    const size = options.batchSize ?? 16;
-    for (let lo = 0; lo < continuations.length; lo += size) {
-      const chunk = continuations.slice(lo, lo + size);
-      const width = Math.max(1, ...chunk.map((c) => c.length));
-      const rows = chunk.map((
-        c,
-      ) => [...c, ...new Array<number>(width - c.length).fill(options.padToken ?? 0)]);
-      const positions = Int32Array.from(
-        chunk.flatMap(() => Array.from({ length: width }, (_, j) => prefix.length + j)),
-      );
-      // Right padding needs no key mask: causal attention keeps real tokens from seeing later pads.
-      const logp = tf.tidy(() => {
-        const cache: KVCache = {
-          k: start.cache.k.map((k) => tf.tile(k, [chunk.length, 1, 1, 1])),
-          v: start.cache.v.map((v) => tf.tile(v, [chunk.length, 1, 1, 1])),
-        };
-        return logSoftmaxRows(model.forward(rows, { positions, cache }).logits, chunk.length * width);
-      });
-      chunk.forEach((c, b) => {
-        c.forEach((token, j) => {
-          perToken[lo + b].push(j === 0 ? first[token] : logp[(b * width + j - 1) * vocab + token]);
-        });
-      });
-    }
-  } finally {
-    tf.dispose([start.logits, ...start.cache.k, ...start.cache.v]);
-  }
   const sum = perToken.map((row) => row.reduce((s, x) => s + x, 0));
   return { perToken, sum, mean: sum.map((s, i) => (perToken[i].length ? s / perToken[i].length : 0)) };
+}
+
+/** How hidden states become one vector per sequence for a scalar head. */
+export type Pooling = "mean" | "last";
+
+/**
+ * The scalar head's value of each `prefix + continuation` sequence, from the final hidden states
+ * pooled over all its tokens (`mean`, the regression critic) or taken at its last token (`last`, the
+ * value function). Needs a model with `scalarHead`.
+ *
+ * @example
+ * ```ts
+ * import { modelConfig } from "./config.ts";
+ * import { Transformer } from "./model.ts";
+ * import { pooledValues } from "./score.ts";
+ * const model = new Transformer(modelConfig("tiny", { scalarHead: true }));
+ * const values = pooledValues(model, [1, 2, 3], [[4, 5], [6]], "mean");
+ * ```
+ */
+export function pooledValues(
+  model: Transformer,
+  prefix: readonly number[],
+  continuations: readonly (readonly number[])[],
+  pool: Pooling,
+  options: ScoreOptions = {},
+): number[] {
+  const values = new Array<number>(continuations.length).fill(0);
+  overContinuations(model, prefix, continuations, options, ({ lo, rows, width }, out, start) => {
+    const d = model.config.dModel;
+    const prefixHidden = tf.reshape(start.hidden, [prefix.length, d]);
+    const flat = tf.reshape(out.hidden, [rows.length * width, d]);
+    const pooled = rows.map((c, b) => {
+      const own = tf.slice(flat, [b * width, 0], [c.length, d]);
+      if (pool === "last") {
+        return c.length
+          ? tf.slice(own, [c.length - 1, 0], [1, d])
+          : tf.slice(prefixHidden, [prefix.length - 1, 0], [1, d]);
+      }
+      const total = tf.add(tf.sum(prefixHidden, 0, true), tf.sum(own, 0, true));
+      return tf.div(total, prefix.length + c.length);
+    });
+    const v = model.valueHead(tf.concat(pooled, 0) as tf.Tensor2D).dataSync();
+    v.forEach((x, b) => (values[lo + b] = x));
+  });
+  return values;
+}
+
+/**
+ * The differentiable twin of {@link pooledValues} for whole sequences (training the scalar head):
+ * `[B]` values of right-padded rows, pooled over each row's real tokens.
+ *
+ * @example
+ * ```ts
+ * import * as tf from "@tensorflow/tfjs";
+ * import { modelConfig } from "./config.ts";
+ * import { Transformer } from "./model.ts";
+ * import { sequenceValues } from "./score.ts";
+ * const model = new Transformer(modelConfig("tiny", { scalarHead: true }));
+ * const v = tf.tidy(() => sequenceValues(model, [[1, 2, 3], [4, 5]], "last"));
+ * ```
+ */
+export function sequenceValues(
+  model: Transformer,
+  rows: readonly (readonly number[])[],
+  pool: Pooling,
+  padToken = 0,
+): tf.Tensor1D {
+  const width = Math.max(...rows.map((r) => r.length));
+  const padded = rows.map((r) => [...r, ...new Array<number>(width - r.length).fill(padToken)]);
+  const d = model.config.dModel;
+  const flat = tf.reshape(model.hiddenStates(padded).hidden, [rows.length * width, d]) as tf.Tensor2D;
+  let pooled: tf.Tensor2D;
+  if (pool === "last") {
+    const last = Int32Array.from(rows.map((r, b) => b * width + r.length - 1));
+    pooled = gatherRows(flat, last);
+  } else {
+    const weights = rows.flatMap((r) =>
+      Array.from({ length: width }, (_, j) => (j < r.length ? 1 / r.length : 0))
+    );
+    const perRow = tf.mul(
+      tf.reshape(flat, [rows.length, width, d]),
+      tf.tensor3d(weights, [rows.length, width, 1]),
+    );
+    pooled = tf.sum(perRow, 1) as tf.Tensor2D;
+  }
+  return model.valueHead(pooled);
 }
