@@ -190,23 +190,48 @@ export function sequenceValues(
   pool: Pooling,
   padToken = 0,
 ): tf.Tensor1D {
+  if (pool === "last") return valuesAt(model, rows, rows.map((r) => [r.length - 1]), padToken);
+  const { flat, width } = hiddenRows(model, rows, padToken);
+  const d = model.config.dModel;
+  const weights = rows.flatMap((r) =>
+    Array.from({ length: width }, (_, j) => (j < r.length ? 1 / r.length : 0))
+  );
+  const perRow = tf.mul(
+    tf.reshape(flat, [rows.length, width, d]),
+    tf.tensor3d(weights, [rows.length, width, 1]),
+  );
+  return model.valueHead(tf.sum(perRow, 1) as tf.Tensor2D);
+}
+
+/**
+ * Scalar-head values read at chosen positions of each row, in one pass (causal attention makes the
+ * value at position p that of the row's first p + 1 tokens): the value function's V at every agent
+ * turn of a trajectory. Returns the values row by row, in `reads` order.
+ *
+ * @example
+ * ```ts
+ * import * as tf from "@tensorflow/tfjs";
+ * import { modelConfig } from "./config.ts";
+ * import { Transformer } from "./model.ts";
+ * import { valuesAt } from "./score.ts";
+ * const model = new Transformer(modelConfig("tiny", { scalarHead: true }));
+ * const v = tf.tidy(() => valuesAt(model, [[1, 2, 3, 4]], [[1, 3]])); // V after 2 and after 4 tokens
+ * ```
+ */
+export function valuesAt(
+  model: Transformer,
+  rows: readonly (readonly number[])[],
+  reads: readonly (readonly number[])[],
+  padToken = 0,
+): tf.Tensor1D {
+  const { flat, width } = hiddenRows(model, rows, padToken);
+  const at = Int32Array.from(reads.flatMap((positions, b) => positions.map((p) => b * width + p)));
+  return model.valueHead(gatherRows(flat, at));
+}
+
+function hiddenRows(model: Transformer, rows: readonly (readonly number[])[], padToken: number) {
   const width = Math.max(...rows.map((r) => r.length));
   const padded = rows.map((r) => [...r, ...new Array<number>(width - r.length).fill(padToken)]);
-  const d = model.config.dModel;
-  const flat = tf.reshape(model.hiddenStates(padded).hidden, [rows.length * width, d]) as tf.Tensor2D;
-  let pooled: tf.Tensor2D;
-  if (pool === "last") {
-    const last = Int32Array.from(rows.map((r, b) => b * width + r.length - 1));
-    pooled = gatherRows(flat, last);
-  } else {
-    const weights = rows.flatMap((r) =>
-      Array.from({ length: width }, (_, j) => (j < r.length ? 1 / r.length : 0))
-    );
-    const perRow = tf.mul(
-      tf.reshape(flat, [rows.length, width, d]),
-      tf.tensor3d(weights, [rows.length, width, 1]),
-    );
-    pooled = tf.sum(perRow, 1) as tf.Tensor2D;
-  }
-  return model.valueHead(pooled);
+  const flat = tf.reshape(model.hiddenStates(padded).hidden, [rows.length * width, model.config.dModel]);
+  return { flat: flat as tf.Tensor2D, width };
 }

@@ -1,0 +1,292 @@
+/**
+ * Turn-level critics: the SWEET critic (paper §4.2) and the variants of its ablations (Table 3), trained
+ * on trajectory pairs and used to rank candidate turns.
+ *
+ * | variant           | reads the reference | score of a turn                                          |
+ * |-------------------|---------------------|----------------------------------------------------------|
+ * | `sweet`           | yes                 | mean over the turn's tokens of log π_θ − log π_ref       |
+ * | `no-info`         | no                  | same                                                     |
+ * | `turn-sum`        | yes                 | sum instead of mean (no length normalisation)            |
+ * | `trajectory-mean` | yes                 | training: one mean over all agent tokens (reference code)|
+ * | `regression`      | yes                 | scalar head on mean-pooled hidden states                 |
+ * | `value`           | yes                 | success classifier (scalar head, last token)             |
+ *
+ * The log-ratio critics start from the base policy and keep a frozen copy as π_ref; both see the same
+ * input. Trajectory pairs are trained with Bradley–Terry over summed turn advantages (β, default 0.1);
+ * the scalar-head critics with the same loss on their values (β 1, as the reference fork); the value
+ * function with binary cross-entropy on success at every agent turn's end.
+ *
+ * @module
+ */
+import * as tf from "@tensorflow/tfjs";
+import { z } from "zod";
+import type { BackendTask, DialogueTurn, Trajectory } from "../colbench/schema.ts";
+import { encodeDialogue, promptIds } from "../nn/chat.ts";
+import { maskedLogProbs, maskedLogProbsNumbers } from "../nn/logprobs.ts";
+import { Transformer } from "../nn/model.ts";
+import { pooledValues, scoreContinuations, sequenceValues, valuesAt } from "../nn/score.ts";
+import type { Tokenizer } from "../nn/tokenizer.ts";
+import { type LoopResult, type LoopRun, TrainConfig, trainLoop } from "./loop.ts";
+import { type AdvantageReduction, bradleyTerryLoss, trajectoryAdvantage } from "./losses.ts";
+import type { TrajectoryPair } from "./pairs.ts";
+
+/** The critic variants. */
+export const CriticVariant = z.enum([
+  "sweet",
+  "no-info",
+  "turn-sum",
+  "trajectory-mean",
+  "regression",
+  "value",
+]);
+/** A critic variant. */
+export type CriticVariant = z.infer<typeof CriticVariant>;
+
+interface VariantSpec {
+  info: boolean;
+  kind: "log-ratio" | "regression" | "value";
+  reduction: AdvantageReduction;
+}
+
+const VARIANTS: Record<CriticVariant, VariantSpec> = {
+  "sweet": { info: true, kind: "log-ratio", reduction: "turn-mean" },
+  "no-info": { info: false, kind: "log-ratio", reduction: "turn-mean" },
+  "turn-sum": { info: true, kind: "log-ratio", reduction: "turn-sum" },
+  "trajectory-mean": { info: true, kind: "log-ratio", reduction: "trajectory-mean" },
+  "regression": { info: true, kind: "regression", reduction: "turn-mean" },
+  "value": { info: true, kind: "value", reduction: "turn-mean" },
+};
+
+/** Critic hyper-parameters. */
+export const CriticConfig = TrainConfig.extend({
+  variant: CriticVariant.default("sweet").describe("which critic (see the module table)"),
+  beta: z.number().positive().default(0.1).describe("Bradley–Terry temperature of the log-ratio critics"),
+  nllCoef: z.number().min(0).default(0.01).describe(
+    "weight of the chosen trajectory's agent-token NLL (paper 0.01; the reference README 0)",
+  ),
+});
+/** Critic hyper-parameters. */
+export type CriticConfig = z.output<typeof CriticConfig>;
+
+/**
+ * The training-time information the critic reads before the dialogue: the reference solution.
+ *
+ * @example
+ * ```ts
+ * import { trainingInfo } from "./critic.ts";
+ * trainingInfo({ problem_description: "p", ground_truth: "def f():\n    return 1\n", test_cases: {} });
+ * ```
+ */
+export function trainingInfo(task: BackendTask): string {
+  return `The reference solution is:\n${task.ground_truth.trim()}\n`;
+}
+
+/** A trajectory as the critic reads it. */
+interface CriticSequence {
+  ids: number[];
+  mask: number[];
+  spans: number[];
+}
+
+/** The critic's tokens of a trajectory, agent turns marked; cut at the context length. */
+export function criticSequence(
+  tok: Tokenizer,
+  trajectory: Trajectory,
+  variant: CriticVariant,
+  contextLength: number,
+): CriticSequence {
+  const prefix = VARIANTS[variant].info ? trainingInfo(trajectory.task) : "";
+  const { ids, agentTurn } = encodeDialogue(tok, trajectory.dialogue_history, prefix);
+  const cut = agentTurn.slice(0, contextLength);
+  return {
+    ids: ids.slice(0, contextLength),
+    mask: cut.map((t) => (t >= 0 ? 1 : 0)),
+    spans: cut.map((t) => Math.max(t, 0)),
+  };
+}
+
+/**
+ * A new critic initialised from the base policy (scalar-head variants get a fresh head).
+ *
+ * @example
+ * ```ts
+ * import { modelConfig } from "../nn/config.ts";
+ * import { Transformer } from "../nn/model.ts";
+ * import { initCritic } from "./critic.ts";
+ * const base = new Transformer(modelConfig("tiny"));
+ * const critic = initCritic(base, "value");
+ * ```
+ */
+export function initCritic(base: Transformer, variant: CriticVariant): Transformer {
+  if (VARIANTS[variant].kind === "log-ratio") return base.clone();
+  const critic = new Transformer({ ...base.config, scalarHead: true });
+  const head = critic.getWeights().filter((w) => w.name.startsWith("value_"));
+  critic.setWeights([...base.getWeights().filter((w) => !w.name.startsWith("value_")), ...head]);
+  return critic;
+}
+
+interface RefScores {
+  sum: number;
+  mean: number;
+  spanMean: number[];
+}
+
+interface PairExample {
+  chosen: CriticSequence;
+  rejected: CriticSequence;
+  ref?: [RefScores, RefScores];
+}
+
+interface ValueExample {
+  ids: number[];
+  /** Positions whose value is read (each agent turn's last token). */
+  reads: number[];
+  label: number;
+}
+
+function referenceScores(ref: Transformer, sequences: CriticSequence[], pad: number): RefScores[] {
+  const out: RefScores[] = [];
+  for (let i = 0; i < sequences.length; i += 8) {
+    const chunk = sequences.slice(i, i + 8);
+    const r = maskedLogProbsNumbers(ref, {
+      tokens: chunk.map((s) => s.ids),
+      mask: chunk.map((s) => s.mask),
+      spans: chunk.map((s) => s.spans),
+      padToken: pad,
+    });
+    chunk.forEach((_, b) => out.push({ sum: r.sum[b], mean: r.mean[b], spanMean: r.spanMean![b] }));
+  }
+  return out;
+}
+
+function padRows(rows: number[][], width: number): number[][] {
+  return rows.map((r) => [...r, ...new Array<number>(Math.max(0, width - r.length)).fill(0)].slice(0, width));
+}
+
+/** Options of {@link trainCritic}. */
+export interface CriticRun extends LoopRun {
+  /** Trajectories for the value function (all rollouts, labelled by full success). */
+  rollouts?: readonly Trajectory[];
+}
+
+/**
+ * Trains `critic` in place: pairs for the log-ratio and regression critics, all rollouts for the value
+ * function. `base` is the frozen reference (log-ratio critics only).
+ *
+ * @example
+ * ```ts ignore
+ * const critic = initCritic(base, "sweet");
+ * await trainCritic(critic, base, tokenizer, pairs, CriticConfig.parse({ variant: "sweet" }));
+ * ```
+ */
+export function trainCritic(
+  critic: Transformer,
+  base: Transformer,
+  tok: Tokenizer,
+  pairs: readonly TrajectoryPair[],
+  config: CriticConfig,
+  run: CriticRun = {},
+): Promise<LoopResult> {
+  const spec = VARIANTS[config.variant];
+  const pad = tok.special("<pad>");
+  const context = critic.config.contextLength;
+  const loopRun = { runDir: run.runDir, stopAfter: run.stopAfter };
+  if (spec.kind === "value") {
+    const examples: ValueExample[] = (run.rollouts ?? []).map((t) => {
+      const s = criticSequence(tok, t, config.variant, context);
+      const reads = s.mask.flatMap((m, i) => (m === 1 && s.mask[i + 1] !== 1 ? [i] : []));
+      return { ids: s.ids, reads, label: t.reward === 1 ? 1 : 0 };
+    }).filter((e) => e.reads.length > 0);
+    if (examples.length === 0) throw new Error("trainCritic: the value function needs scored rollouts");
+    return trainLoop(critic, tok, examples, config, {
+      tag: "critic_value",
+      tokens: (e) => e.ids.length,
+      loss: (m, batch) =>
+        tf.tidy(() => {
+          // One pass reads V at every agent turn's end.
+          const labels = batch.flatMap((e) => e.reads.map(() => e.label));
+          const logits = valuesAt(m, batch.map((e) => e.ids), batch.map((e) => e.reads), pad);
+          return tf.losses.sigmoidCrossEntropy(tf.tensor1d(labels), logits) as tf.Scalar;
+        }),
+    }, loopRun);
+  }
+  const examples: PairExample[] = pairs.map((p) => ({
+    chosen: criticSequence(tok, p.chosen, config.variant, context),
+    rejected: criticSequence(tok, p.rejected, config.variant, context),
+  }));
+  if (spec.kind === "log-ratio") {
+    const refs = referenceScores(base, examples.flatMap((e) => [e.chosen, e.rejected]), pad);
+    examples.forEach((e, i) => (e.ref = [refs[2 * i], refs[2 * i + 1]]));
+  }
+  return trainLoop(critic, tok, examples, config, {
+    tag: `critic_${config.variant}`,
+    tokens: (e) => e.chosen.ids.length + e.rejected.ids.length,
+    loss: (m, batch) =>
+      tf.tidy(() => {
+        // Chosen and rejected go through the model together, as one batch.
+        const seqs = [...batch.map((e) => e.chosen), ...batch.map((e) => e.rejected)];
+        const n = batch.length;
+        if (spec.kind === "regression") {
+          const v = sequenceValues(m, seqs.map((s) => s.ids), "mean", pad);
+          return bradleyTerryLoss(tf.slice(v, 0, n), tf.slice(v, n, n), 1);
+        }
+        const lp = maskedLogProbs(m, {
+          tokens: seqs.map((s) => s.ids),
+          mask: seqs.map((s) => s.mask),
+          spans: seqs.map((s) => s.spans),
+          padToken: pad,
+        });
+        const refs = [...batch.map((e) => e.ref![0]), ...batch.map((e) => e.ref![1])];
+        const width = lp.spanMean!.shape[1];
+        const advantage = trajectoryAdvantage(lp, {
+          sum: refs.map((r) => r.sum),
+          mean: refs.map((r) => r.mean),
+          spanMean: padRows(refs.map((r) => r.spanMean), width),
+        }, spec.reduction);
+        const bt = bradleyTerryLoss(tf.slice(advantage, 0, n), tf.slice(advantage, n, n), config.beta);
+        if (config.nllCoef === 0) return bt;
+        const chosenTokens = lp.counts.slice(0, n).reduce((a, b) => a + b, 0);
+        const nll = tf.div(tf.neg(tf.sum(tf.slice(lp.sum, 0, n))), Math.max(1, chosenTokens));
+        return tf.add(bt, tf.mul(nll, config.nllCoef)) as tf.Scalar;
+      }),
+  }, loopRun);
+}
+
+/**
+ * Scores candidate next turns of one dialogue state with a trained critic (higher is better): the
+ * history (with the reference in front for variants that read it) runs once, the candidates on its
+ * cache. Log-ratio critics return the turn's advantage (mean, or sum for `turn-sum`, of log π_θ −
+ * log π_ref over the candidate's tokens and its `<|end|>`); scalar critics their value.
+ *
+ * @example
+ * ```ts ignore
+ * const scores = scoreCandidates(critic, base, tokenizer, "sweet", task, history, ["What rate?", "I WANT TO ANSWER: ..."]);
+ * ```
+ */
+export function scoreCandidates(
+  critic: Transformer,
+  base: Transformer,
+  tok: Tokenizer,
+  variant: CriticVariant,
+  task: BackendTask,
+  history: readonly DialogueTurn[],
+  candidates: readonly string[],
+): number[] {
+  const spec = VARIANTS[variant];
+  const prefix = promptIds(tok, history, spec.info ? trainingInfo(task) : "");
+  const end = tok.special("<|end|>");
+  const room = critic.config.contextLength - prefix.length;
+  if (room < 1) {
+    throw new RangeError(
+      `scoreCandidates: the state alone (${prefix.length} tokens) fills the critic's context`,
+    );
+  }
+  const continuations = candidates.map((c) => [...tok.encode(c), end].slice(0, room));
+  const options = { padToken: tok.special("<pad>") };
+  if (spec.kind === "regression") return pooledValues(critic, prefix, continuations, "mean", options);
+  if (spec.kind === "value") return pooledValues(critic, prefix, continuations, "last", options);
+  const mine = scoreContinuations(critic, prefix, continuations, options);
+  const ref = scoreContinuations(base, prefix, continuations, options);
+  const key = spec.reduction === "turn-sum" ? "sum" : "mean";
+  return mine[key].map((x, i) => x - ref[key][i]);
+}

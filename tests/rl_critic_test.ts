@@ -1,0 +1,121 @@
+import assert from "node:assert/strict";
+import * as tf from "@tensorflow/tfjs";
+import type { Trajectory } from "../lib/colbench/schema.ts";
+import { selectBackend } from "../lib/nn/backend.ts";
+import { modelConfig } from "../lib/nn/config.ts";
+import { Transformer } from "../lib/nn/model.ts";
+import { Tokenizer } from "../lib/nn/tokenizer.ts";
+import {
+  CriticConfig,
+  criticSequence,
+  CriticVariant,
+  initCritic,
+  scoreCandidates,
+  trainCritic,
+  trainingInfo,
+} from "../lib/rl/critic.ts";
+import { criticPairs } from "../lib/rl/pairs.ts";
+
+await selectBackend("wasm", { quiet: true });
+
+const task = (i: number) => ({
+  task_id: `t${i}`,
+  problem_description: `Write f for case ${i}.`,
+  ground_truth: `def f():\n    return ${i}\n`,
+  test_cases: {},
+});
+const rollout = (i: number, answer: number, reward: number): Trajectory => ({
+  task: task(i),
+  dialogue_history: [
+    { role: "user", content: `Write f for case ${i}.` },
+    { role: "assistant", content: "Which number?" },
+    { role: "user", content: "I don't know." },
+    { role: "assistant", content: `I WANT TO ANSWER: def f():\n    return ${answer}\n` },
+  ],
+  answer: `def f():\n    return ${answer}\n`,
+  reward,
+});
+const rollouts = [1, 2, 3, 4].flatMap((i) => [rollout(i, i, 1), rollout(i, i + 1, 0)]);
+const pairs = criticPairs(rollouts);
+const tok = Tokenizer.train(
+  rollouts.flatMap((r) => [
+    trainingInfo(r.task),
+    ...r.dialogue_history.map((m) => m.content),
+  ]),
+  { minCount: 1 },
+);
+const base = new Transformer(modelConfig("tiny", { vocabSize: tok.size, contextLength: 96, seed: 1 }));
+
+Deno.test("critic: only variants with training-time information see the reference", () => {
+  const withInfo = tok.decode(criticSequence(tok, rollouts[0], "sweet", 96).ids);
+  const without = tok.decode(criticSequence(tok, rollouts[0], "no-info", 96).ids);
+  assert.ok(withInfo.startsWith(trainingInfo(rollouts[0].task)));
+  assert.ok(!without.includes("reference"));
+  // Changing the reference moves the sweet critic's scores but not the no-info critic's.
+  const history = rollouts[0].dialogue_history.slice(0, 3);
+  const other = { ...rollouts[0].task, ground_truth: "def f():\n    return 9\n" };
+  const critic = initCritic(base, "sweet");
+  critic.setWeights(critic.getWeights().map((w) => ({ ...w, data: w.data.map((x) => x * 1.1) })));
+  for (const [variant, moves] of [["sweet", true], ["no-info", false]] as const) {
+    const a = scoreCandidates(critic, base, tok, variant, rollouts[0].task, history, ["Which number?"]);
+    const b = scoreCandidates(critic, base, tok, variant, other, history, ["Which number?"]);
+    assert.equal(Math.abs(a[0] - b[0]) > 1e-6, moves, variant);
+  }
+  critic.dispose();
+});
+
+Deno.test("critic: an untrained log-ratio critic scores zero advantage", () => {
+  const critic = initCritic(base, "sweet");
+  const scores = scoreCandidates(
+    critic,
+    base,
+    tok,
+    "sweet",
+    rollouts[0].task,
+    rollouts[0].dialogue_history.slice(0, 3),
+    [
+      "Which number?",
+      "I WANT TO ANSWER: def f():\n    return 1\n",
+    ],
+  );
+  scores.forEach((s) => assert.ok(Math.abs(s) < 1e-6, `${s}`));
+  critic.dispose();
+});
+
+for (const variant of CriticVariant.options) {
+  Deno.test(`critic: ${variant} learns to rank the passing answer above the failing one, without leaks`, async () => {
+    const critic = initCritic(base, variant);
+    const config = CriticConfig.parse({
+      variant,
+      epochs: 40,
+      batchSize: 4,
+      microBatch: 2,
+      lr: 3e-3,
+      beta: 1,
+    });
+    const before = tf.memory().numTensors;
+    await trainCritic(critic, base, tok, pairs, { ...config, epochs: 1 }, { rollouts });
+    const afterOne = tf.memory().numTensors;
+    await trainCritic(critic, base, tok, pairs, config, { rollouts });
+    assert.equal(tf.memory().numTensors, afterOne, "tensors flat across training");
+    assert.equal(afterOne, before);
+    let right = 0;
+    for (const i of [1, 2, 3, 4]) {
+      const [good, bad] = scoreCandidates(
+        critic,
+        base,
+        tok,
+        variant,
+        task(i),
+        rollout(i, i, 1).dialogue_history.slice(0, 3),
+        [
+          `I WANT TO ANSWER: def f():\n    return ${i}\n`,
+          `I WANT TO ANSWER: def f():\n    return ${i + 1}\n`,
+        ],
+      );
+      if (good > bad) right++;
+    }
+    assert.ok(right >= 3, `${variant}: ${right}/4 ranked right`);
+    critic.dispose();
+  });
+}
