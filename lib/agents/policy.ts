@@ -6,7 +6,7 @@
  * @module
  */
 import type { Agent, AgentAction, AgentObservation } from "./agent.ts";
-import { promptIds } from "../nn/chat.ts";
+import { fittedPromptIds } from "../nn/chat.ts";
 import type { Transformer } from "../nn/model.ts";
 import { generate } from "../nn/sample.ts";
 import type { Tokenizer } from "../nn/tokenizer.ts";
@@ -26,16 +26,6 @@ export interface PolicyOptions {
   maxTokens?: number;
   /** Prompts decoded together. Default 64. */
   sampleBatchSize?: number;
-}
-
-/**
- * Keeps a prompt inside the context: the problem description (the first message) and the most recent
- * turns survive, the oldest turns after it are dropped.
- */
-function fitContext(ids: number[], headLength: number, budget: number): number[] {
-  if (ids.length <= budget) return ids;
-  const head = ids.slice(0, Math.min(headLength, budget >> 1));
-  return [...head, ...ids.slice(ids.length - (budget - head.length))];
 }
 
 /**
@@ -61,11 +51,7 @@ export class PolicyAgent implements Agent {
     const tok = this.tokenizer;
     const maxTokens = this.options.maxTokens ?? 200;
     const budget = this.model.config.contextLength - maxTokens;
-    const prompts = observations.map((o) => {
-      const ids = promptIds(tok, o.history);
-      const head = promptIds(tok, o.history.slice(0, 1)).length - 1;
-      return fitContext(ids, head, budget);
-    });
+    const prompts = observations.map((o) => fittedPromptIds(tok, o.history, budget));
     const ids = observations.map((o) => o.hidden.task_id ?? o.hidden.problem_description).join("\n");
     const turn = observations[0]?.turn ?? 0;
     const end = tok.special("<|end|>");

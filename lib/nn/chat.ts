@@ -63,3 +63,23 @@ export function encodeDialogue(
 export function promptIds(tok: Tokenizer, history: readonly DialogueTurn[], prefix = ""): number[] {
   return [...encodeDialogue(tok, history, prefix).ids, tok.special("<|assistant|>")];
 }
+
+/**
+ * The prompt for the agent's next turn, cut to at most `budget` tokens: the problem statement (first
+ * message) and the most recent turns survive, the oldest turns after the first are dropped.
+ *
+ * @example
+ * ```ts
+ * import { Tokenizer } from "./tokenizer.ts";
+ * import { fittedPromptIds } from "./chat.ts";
+ * const tok = Tokenizer.train(["Help me"]);
+ * const prompt = fittedPromptIds(tok, [{ role: "user", content: "Help me" }], 300);
+ * ```
+ */
+export function fittedPromptIds(tok: Tokenizer, history: readonly DialogueTurn[], budget: number): number[] {
+  const ids = promptIds(tok, history);
+  if (ids.length <= budget) return ids;
+  const headLength = promptIds(tok, history.slice(0, 1)).length - 1;
+  const head = ids.slice(0, Math.min(headLength, budget >> 1));
+  return [...head, ...ids.slice(ids.length - (budget - head.length))];
+}
