@@ -48,6 +48,11 @@ export interface ForwardOptions {
   keyMask?: Uint8Array;
   /** Past keys/values to attend to; pass `{ k: [], v: [] }` to start one. The result holds the new cache. */
   cache?: KVCache;
+  /**
+   * 1 where new token t may attend key j, flat `[B·T·Tk]` over cached + new keys; replaces the causal
+   * rule and `keyMask` (e.g. several continuations of one cached prefix packed into one row).
+   */
+  attentionMask?: Uint8Array;
   /** Compute logits for the last column only (prefill and decoding). */
   lastOnly?: boolean;
 }
@@ -272,7 +277,10 @@ export class Transformer {
         throw new RangeError(`position ${p} outside the context window [0, ${c.contextLength})`);
       }
     }
-    const ctx: Context = { batch, time, bias: attentionBias(batch, time, past, options.keyMask) };
+    const bias = options.attentionMask
+      ? maskBias(batch, time, past + time, options.attentionMask)
+      : attentionBias(batch, time, past, options.keyMask);
+    const ctx: Context = { batch, time, bias };
     if (options.cache) Object.assign(ctx, { cache: options.cache, newCache: { k: [], v: [] } });
     let x = gatherRows(this.#p("tok_emb"), ids);
     if (c.positional === "learned") x = tf.add(x, gatherRows(this.#p("pos_emb"), positions));
@@ -423,6 +431,15 @@ function defaultPositions(batch: number, time: number, past: number): Int32Array
  * Additive mask `[1 or B, T, past + T]`: 0 where query column `past + i` may see key `j` (causal, and the
  * key is real), -1e9 elsewhere. Shared across the batch when there is no key mask.
  */
+function maskBias(batch: number, time: number, keys: number, mask: Uint8Array): tf.Tensor3D {
+  if (mask.length !== batch * time * keys) {
+    throw new Error(
+      `attentionMask has ${mask.length} entries, expected batch × time × keys = ${batch * time * keys}`,
+    );
+  }
+  return tf.tensor3d(Float32Array.from(mask, (m) => (m === 1 ? 0 : -1e9)), [batch, time, keys]);
+}
+
 function attentionBias(batch: number, time: number, past: number, keyMask?: Uint8Array): tf.Tensor3D {
   const tk = past + time, rows = keyMask ? batch : 1;
   if (keyMask && keyMask.length !== batch * tk) {

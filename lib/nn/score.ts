@@ -1,6 +1,6 @@
 /**
  * Log-probabilities of many continuations of one shared prefix, with the prefix run once: its keys and
- * values are cached and broadcast to every continuation. This is how the critic ranks the 16 candidate
+ * values are cached, and the continuations run packed end to end in one row that attends to them. This is how the critic ranks the 16 candidate
  * turns of a state and how reference log-probabilities of candidates are taken, at the cost of the
  * candidates' tokens instead of 16 × (history + candidate).
  *
@@ -22,10 +22,8 @@ export interface ContinuationScores {
 
 /** Options of {@link scoreContinuations}. */
 export interface ScoreOptions {
-  /** Continuations run together (bounds memory). Default 16. */
+  /** Continuations packed into one forward pass (bounds memory). Default 16. */
   batchSize?: number;
-  /** Id used to right-pad shorter continuations. Default 0. */
-  padToken?: number;
 }
 
 function logSoftmaxRows(logits: tf.Tensor, rows: number): Float32Array {
@@ -47,14 +45,27 @@ function checkFits(
   }
 }
 
-/** Runs `prefix` once, then each chunk of continuations on the broadcast cache; `visit` reads a chunk. */
+/** A pack: several continuations laid end to end in one row after the cached prefix. */
+interface Pack {
+  /** Index of the pack's first continuation. */
+  lo: number;
+  rows: readonly (readonly number[])[];
+  /** Offset of each continuation within the packed row. */
+  offsets: number[];
+}
+
+/**
+ * Runs `prefix` once, then packs of continuations in one row each on its cache: every continuation
+ * token sees the prefix and its own continuation's earlier tokens (an attention mask), at the positions
+ * it would have alone. No per-continuation copy of the cache is made. `visit` reads each pack.
+ */
 function overContinuations(
   model: Transformer,
   prefix: readonly number[],
   continuations: readonly (readonly number[])[],
   options: ScoreOptions,
   visit: (
-    chunk: { lo: number; rows: readonly (readonly number[])[]; width: number },
+    pack: Pack,
     out: { logits: tf.Tensor3D; hidden: tf.Tensor3D },
     start: { logits: tf.Tensor3D; hidden: tf.Tensor3D },
   ) => void,
@@ -68,21 +79,31 @@ function overContinuations(
     const size = options.batchSize ?? 16;
     for (let lo = 0; lo < continuations.length; lo += size) {
       const rows = continuations.slice(lo, lo + size);
-      const width = Math.max(1, ...rows.map((c) => c.length));
-      const padded = rows.map((
-        c,
-      ) => [...c, ...new Array<number>(width - c.length).fill(options.padToken ?? 0)]);
-      const positions = Int32Array.from(
-        rows.flatMap(() => Array.from({ length: width }, (_, j) => prefix.length + j)),
-      );
+      const offsets: number[] = [];
+      let width = 0;
+      for (const c of rows) {
+        offsets.push(width);
+        width += c.length;
+      }
+      if (width === 0) {
+        visit({ lo, rows, offsets }, { logits: start.logits, hidden: start.hidden }, start);
+        continue;
+      }
+      const keys = prefix.length + width;
+      const mask = new Uint8Array(width * keys);
+      const positions = new Int32Array(width);
+      rows.forEach((c, k) => {
+        for (let j = 0; j < c.length; j++) {
+          const t = offsets[k] + j;
+          positions[t] = prefix.length + j;
+          mask.fill(1, t * keys, t * keys + prefix.length);
+          mask.fill(1, t * keys + prefix.length + offsets[k], t * keys + prefix.length + t + 1);
+        }
+      });
       tf.tidy(() => {
-        // Right padding needs no key mask: causal attention keeps real tokens from seeing later pads.
-        const cache: KVCache = {
-          k: start.cache.k.map((k) => tf.tile(k, [rows.length, 1, 1, 1])),
-          v: start.cache.v.map((v) => tf.tile(v, [rows.length, 1, 1, 1])),
-        };
-        const out = model.forward(padded, { positions, cache });
-        visit({ lo, rows, width }, out, start);
+        const cache: KVCache = { k: [...start.cache.k], v: [...start.cache.v] };
+        const out = model.forward([rows.flat()], { positions, cache, attentionMask: mask });
+        visit({ lo, rows, offsets }, out, start);
       });
     }
   } finally {
@@ -112,12 +133,13 @@ export function scoreContinuations(
   const vocab = model.config.vocabSize;
   const perToken: number[][] = continuations.map(() => []);
   let first: Float32Array | undefined;
-  overContinuations(model, prefix, continuations, options, ({ lo, rows, width }, out, start) => {
+  overContinuations(model, prefix, continuations, options, ({ lo, rows, offsets }, out, start) => {
     first ??= logSoftmaxRows(start.logits, 1);
-    const logp = logSoftmaxRows(out.logits, rows.length * width);
-    rows.forEach((c, b) => {
+    const total = offsets.at(-1)! + rows.at(-1)!.length;
+    const logp = total ? logSoftmaxRows(out.logits, total) : new Float32Array(0);
+    rows.forEach((c, k) => {
       c.forEach((token, j) => {
-        perToken[lo + b].push(j === 0 ? first![token] : logp[(b * width + j - 1) * vocab + token]);
+        perToken[lo + k].push(j === 0 ? first![token] : logp[(offsets[k] + j - 1) * vocab + token]);
       });
     });
   });
@@ -150,22 +172,23 @@ export function pooledValues(
   options: ScoreOptions = {},
 ): number[] {
   const values = new Array<number>(continuations.length).fill(0);
-  overContinuations(model, prefix, continuations, options, ({ lo, rows, width }, out, start) => {
+  overContinuations(model, prefix, continuations, options, ({ lo, rows, offsets }, out, start) => {
     const d = model.config.dModel;
     const prefixHidden = tf.reshape(start.hidden, [prefix.length, d]);
-    const flat = tf.reshape(out.hidden, [rows.length * width, d]);
-    const pooled = rows.map((c, b) => {
-      const own = tf.slice(flat, [b * width, 0], [c.length, d]);
-      if (pool === "last") {
-        return c.length
-          ? tf.slice(own, [c.length - 1, 0], [1, d])
-          : tf.slice(prefixHidden, [prefix.length - 1, 0], [1, d]);
+    const total = offsets.at(-1)! + rows.at(-1)!.length;
+    const flat = tf.reshape(out.hidden, [-1, d]);
+    const pooled = rows.map((c, k) => {
+      if (c.length === 0) {
+        return pool === "last"
+          ? tf.slice(prefixHidden, [prefix.length - 1, 0], [1, d])
+          : tf.mean(prefixHidden, 0, true);
       }
-      const total = tf.add(tf.sum(prefixHidden, 0, true), tf.sum(own, 0, true));
-      return tf.div(total, prefix.length + c.length);
+      const own = tf.slice(flat, [total ? offsets[k] : 0, 0], [c.length, d]);
+      if (pool === "last") return tf.slice(own, [c.length - 1, 0], [1, d]);
+      return tf.div(tf.add(tf.sum(prefixHidden, 0, true), tf.sum(own, 0, true)), prefix.length + c.length);
     });
     const v = model.valueHead(tf.concat(pooled, 0) as tf.Tensor2D).dataSync();
-    v.forEach((x, b) => (values[lo + b] = x));
+    v.forEach((x, k) => (values[lo + k] = x));
   });
   return values;
 }

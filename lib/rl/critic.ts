@@ -282,11 +282,10 @@ export function scoreCandidates(
     );
   }
   const continuations = candidates.map((c) => [...tok.encode(c), end].slice(0, room));
-  const options = { padToken: tok.special("<pad>") };
-  if (spec.kind === "regression") return pooledValues(critic, prefix, continuations, "mean", options);
-  if (spec.kind === "value") return pooledValues(critic, prefix, continuations, "last", options);
-  const mine = scoreContinuations(critic, prefix, continuations, options);
-  const ref = scoreContinuations(base, prefix, continuations, options);
+  if (spec.kind === "regression") return pooledValues(critic, prefix, continuations, "mean");
+  if (spec.kind === "value") return pooledValues(critic, prefix, continuations, "last");
+  const mine = scoreContinuations(critic, prefix, continuations);
+  const ref = scoreContinuations(base, prefix, continuations);
   const key = spec.reduction === "turn-sum" ? "sum" : "mean";
   return mine[key].map((x, i) => x - ref[key][i]);
 }

@@ -1,0 +1,135 @@
+/**
+ * Everything `deno task ablate` does is set by one validated config; the presets are runnable
+ * documentation of the data scale each machine can afford.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { BASE_POLICY_DIR } from "../agents/mod.ts";
+import { CriticVariant } from "../rl/critic.ts";
+
+/** The methods of the paper's Tables 2 and 3, as the kit names them. */
+export const METHODS = [
+  "zero-shot",
+  "single-turn",
+  "rft",
+  "multi-turn-dpo",
+  "sweet",
+  "sweet/no-info",
+  "sweet/turn-sum",
+  "sweet/trajectory-mean",
+  "sweet/regression",
+  "sweet/value",
+] as const;
+/** A method of {@link METHODS}. */
+export type Method = typeof METHODS[number];
+
+/** The paper's backend numbers (Tables 2 and 3) beside each method; null where it reports none. */
+export const PAPER_NUMBERS: Record<Method, { testsPassed: number; success: number } | null> = {
+  "zero-shot": { testsPassed: 34.2, success: 22.4 },
+  "single-turn": { testsPassed: 11.8, success: 6.9 },
+  "rft": { testsPassed: 40.9, success: 28.2 },
+  "multi-turn-dpo": { testsPassed: 48.0, success: 34.4 },
+  "sweet": { testsPassed: 56.8, success: 40.4 },
+  "sweet/no-info": { testsPassed: 44.0, success: 31.2 },
+  "sweet/turn-sum": { testsPassed: 4.2, success: 3.6 },
+  "sweet/trajectory-mean": null,
+  "sweet/regression": { testsPassed: 45.3, success: 36.2 },
+  "sweet/value": null,
+};
+
+/** The critic variant a SWEET method trains with. */
+export function criticOf(method: Method): CriticVariant | undefined {
+  if (method === "sweet") return "sweet";
+  return method.startsWith("sweet/") ? CriticVariant.parse(method.slice(6)) : undefined;
+}
+
+const Optim = z.object({
+  epochs: z.number().positive().describe("passes over the data"),
+  lr: z.number().positive().describe("peak learning rate"),
+  batchSize: z.number().int().positive().describe("examples per optimiser step"),
+  microBatch: z.number().int().positive().describe("examples per forward/backward pass"),
+});
+
+/** The pipeline's config. */
+export const AblateConfig = z.object({
+  preset: z.string().describe("name of the preset this config came from"),
+  policy: z.string().default(BASE_POLICY_DIR).describe(
+    "base policy checkpoint (zero-shot, initial actor and critic)",
+  ),
+  trainTasks: z.number().int().positive().describe("first N train tasks used for offline rollouts"),
+  rollouts: z.number().int().min(2).describe("offline rollouts per train task (paper: 3)"),
+  stateFraction: z.number().gt(0).max(1).describe(
+    "share of offline trajectories, in file order (rollout 0 first), whose turns become actor states (paper: 0.1)",
+  ),
+  candidates: z.number().int().min(2).describe("candidate turns sampled per state (paper: 16)"),
+  pairsPerState: z.number().int().positive().describe(
+    "top-half vs bottom-half pairs per state (reference: 4)",
+  ),
+  evalTasks: z.number().int().positive().describe("first N test tasks evaluated"),
+  temperature: z.number().positive().default(1).describe(
+    "sampling temperature of rollouts, candidates and eval",
+  ),
+  critic: Optim.extend({
+    beta: z.number().positive().describe("Bradley–Terry β"),
+    nllCoef: z.number().min(0).describe("critic NLL weight (paper 0.01, reference README 0)"),
+  }),
+  actor: Optim.extend({
+    beta: z.number().positive().describe("DPO β"),
+    nllCoef: z.number().min(0).describe("NLL weight on the chosen turn"),
+  }),
+  rft: Optim,
+  multiTurnDpo: Optim.extend({
+    beta: z.number().positive().describe("DPO β"),
+    nllCoef: z.number().min(0).describe("NLL weight on the chosen trajectory"),
+  }),
+  methods: z.array(z.enum(METHODS)).min(1).describe("methods to run"),
+  workers: z.number().int().positive().default(2).describe("Python harness workers"),
+});
+/** The pipeline's config. */
+export type AblateConfig = z.output<typeof AblateConfig>;
+
+const SMALL = {
+  preset: "small",
+  trainTasks: 1500,
+  rollouts: 3,
+  stateFraction: 0.34,
+  candidates: 16,
+  pairsPerState: 4,
+  evalTasks: 500,
+  critic: { epochs: 2, lr: 3e-4, batchSize: 8, microBatch: 8, beta: 0.1, nllCoef: 0.01 },
+  actor: { epochs: 1, lr: 1e-4, batchSize: 8, microBatch: 8, beta: 0.1, nllCoef: 0.01 },
+  rft: { epochs: 2, lr: 3e-4, batchSize: 16, microBatch: 8 },
+  multiTurnDpo: { epochs: 2, lr: 1e-4, batchSize: 8, microBatch: 4, beta: 0.1, nllCoef: 0.01 },
+  methods: [...METHODS],
+};
+
+/**
+ * Named configs: `smoke` (CI: every stage on a handful of tasks), `small` (the README's main command on
+ * 2 CPU cores), `paper` (the paper's data scale: 15k trajectories, 1k test tasks).
+ *
+ * @example
+ * ```ts
+ * import { ABLATE_PRESETS, AblateConfig } from "./config.ts";
+ * const config = AblateConfig.parse(ABLATE_PRESETS.small);
+ * ```
+ */
+export const ABLATE_PRESETS = {
+  smoke: {
+    ...SMALL,
+    preset: "smoke",
+    trainTasks: 10,
+    rollouts: 2,
+    stateFraction: 0.5,
+    candidates: 4,
+    pairsPerState: 2,
+    evalTasks: 6,
+    critic: { ...SMALL.critic, epochs: 1 },
+    rft: { ...SMALL.rft, epochs: 1 },
+    multiTurnDpo: { ...SMALL.multiTurnDpo, epochs: 1 },
+  },
+  small: SMALL,
+  paper: { ...SMALL, preset: "paper", trainTasks: 5000, stateFraction: 0.1, evalTasks: 500 },
+} satisfies Record<string, z.input<typeof AblateConfig>>;
+/** A preset name. */
+export type AblatePreset = keyof typeof ABLATE_PRESETS;

@@ -1,0 +1,354 @@
+/**
+ * The SWEET-RL pipeline for one seed, stage by stage. Every stage writes a validated artifact into the
+ * seed's folder (atomically) and is skipped when its artifact exists, so an interrupted run resumes at
+ * the stage it was in (training stages also resume mid-way from their own checkpoints).
+ *
+ * rollouts → critic pairs → critics → states → candidates → ranks → actor pairs → actors → evaluation
+ *
+ * @module
+ */
+import { z } from "zod";
+import { PolicyAgent } from "../agents/policy.ts";
+import { runEpisodes } from "../colbench/episode.ts";
+import { scoreTrajectories } from "../colbench/evaluate.ts";
+import type { PythonHarness } from "../colbench/harness/harness.ts";
+import { mean, summarize } from "../colbench/metrics.ts";
+import { type BackendTask, type DialogueTurn, Trajectory } from "../colbench/schema.ts";
+import { ScriptedSimulator } from "../colbench/simulator.ts";
+import { fittedPromptIds } from "../nn/chat.ts";
+import type { Transformer } from "../nn/model.ts";
+import { loadPretrained, type Pretrained, savePretrained } from "../nn/pretrained.ts";
+import { generate } from "../nn/sample.ts";
+import { CriticConfig, type CriticVariant, initCritic, scoreCandidates, trainCritic } from "../rl/critic.ts";
+import { DpoConfig, trainDpo, trajectoryPreference, turnPreference } from "../rl/dpo.ts";
+import { criticPairs, topBottomPairs } from "../rl/pairs.ts";
+import { SftConfig, sftExamples, trainSft } from "../rl/sft.ts";
+import { readJson, readJsonl, writeJson, writeJsonl } from "../util/jsonl.ts";
+import { Progress } from "../util/progress.ts";
+import { Rng } from "../util/rng.ts";
+import { type AblateConfig, criticOf, type Method } from "./config.ts";
+
+/** Longest sampled turn, in tokens (answers are ~100). */
+const MAX_TURN_TOKENS = 200;
+
+/** A state of the actor's data: agent turn `turn` of offline trajectory `trajectory`, with its candidates. */
+export const CandidateRow = z.object({
+  state: z.number().int().min(0).describe("state index"),
+  trajectory: z.number().int().min(0).describe("row of rollouts.jsonl"),
+  turn: z.number().int().min(0).describe("agent turn index within the trajectory"),
+  candidates: z.array(z.string()).min(1).describe("sampled next turns from the base policy"),
+});
+/** A state with its candidates. */
+export type CandidateRow = z.infer<typeof CandidateRow>;
+
+/** A critic's scores of one state's candidates. */
+export const RankRow = z.object({
+  state: z.number().int().min(0).describe("state index"),
+  scores: z.array(z.number()).min(1).describe("critic score per candidate, higher is better"),
+});
+/** A critic's scores of one state's candidates. */
+export type RankRow = z.infer<typeof RankRow>;
+
+/** What an evaluation reports. */
+export const EvalSummary = z.object({
+  method: z.string(),
+  seed: z.number().int(),
+  n: z.number().int(),
+  "eval/tests_passed": z.number(),
+  "eval/success": z.number(),
+  "eval/mean_turns": z.number(),
+});
+/** What an evaluation reports. */
+export type EvalSummary = z.infer<typeof EvalSummary>;
+
+const Timings = z.record(z.string(), z.number());
+
+/** Shared state of one seed's run. */
+export interface SeedRun {
+  config: AblateConfig;
+  seed: number;
+  /** The seed's folder. */
+  dir: string;
+  base: Pretrained;
+  harness: PythonHarness;
+  trainTasks: BackendTask[];
+  testTasks: BackendTask[];
+}
+
+/** A folder-safe name of a method. */
+export function slug(method: string): string {
+  return method.replace(/[^\w.-]+/g, "_");
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return false;
+    throw e;
+  }
+}
+
+/** Runs `compute` unless `artifact` exists; records the stage's wall time in `timings.json`. */
+async function stage<T>(
+  run: SeedRun,
+  name: string,
+  artifact: string,
+  compute: () => Promise<T>,
+): Promise<void> {
+  const path = `${run.dir}/${artifact}`;
+  if (await exists(path)) return;
+  console.error(`[seed ${run.seed}] ${name}`);
+  const t0 = performance.now();
+  await compute();
+  const timingsPath = `${run.dir}/timings.json`;
+  const timings = (await exists(timingsPath)) ? await readJson(Timings, timingsPath) : {};
+  timings[name] = (performance.now() - t0) / 1000;
+  await writeJson(timingsPath, Timings, timings);
+}
+
+/** Per-stage wall times of a seed's run so far. */
+export async function stageTimings(dir: string): Promise<Record<string, number>> {
+  const path = `${dir}/timings.json`;
+  return (await exists(path)) ? await readJson(Timings, path) : {};
+}
+
+/** Plays and scores `tasks` with a policy; the trajectories keep `meta.rollout`. */
+async function play(
+  run: SeedRun,
+  model: Transformer,
+  tasks: readonly BackendTask[],
+  streamSeed: number,
+  label: string,
+  maxTurns?: number,
+): Promise<Trajectory[]> {
+  const agent = new PolicyAgent(model, run.base.tokenizer, {
+    seed: streamSeed,
+    temperature: run.config.temperature,
+    maxTokens: MAX_TURN_TOKENS,
+  });
+  const progress = new Progress(label, tasks.length);
+  const played = await runEpisodes(tasks, agent, new ScriptedSimulator(streamSeed), {
+    ...(maxTurns ? { maxTurns } : {}),
+    onProgress: (done) => progress.update(done),
+  });
+  progress.done();
+  return await scoreTrajectories(run.harness, played);
+}
+
+/** Stage 1: k rollouts per train task from the base policy, rollout-major as in the reference files. */
+export async function rollouts(run: SeedRun): Promise<Trajectory[]> {
+  await stage(run, "rollouts", "rollouts.jsonl", async () => {
+    const all: Trajectory[] = [];
+    for (let r = 0; r < run.config.rollouts; r++) {
+      const played = await play(run, run.base.model, run.trainTasks, run.seed * 100 + r, `rollouts ${r + 1}`);
+      all.push(...played.map((t) => ({ ...t, meta: { ...t.meta, rollout: r } })));
+    }
+    await writeJsonl(`${run.dir}/rollouts.jsonl`, Trajectory, all);
+  });
+  return await readJsonl(Trajectory, `${run.dir}/rollouts.jsonl`);
+}
+
+/** The states of the actor's data: every agent turn of the first `stateFraction` of the rollouts. */
+function states(
+  run: SeedRun,
+  data: readonly Trajectory[],
+): { trajectory: number; turn: number; history: DialogueTurn[] }[] {
+  const used = Math.ceil(run.config.stateFraction * data.length);
+  return data.slice(0, used).flatMap((t, trajectory) => {
+    const agentAt = t.dialogue_history.flatMap((m, i) => (m.role === "assistant" ? [i] : []));
+    return agentAt.map((at, turn) => ({ trajectory, turn, history: t.dialogue_history.slice(0, at) }));
+  });
+}
+
+/** Stage 2: `candidates` next turns per state, sampled from the base policy. */
+export async function candidates(run: SeedRun, data: readonly Trajectory[]): Promise<CandidateRow[]> {
+  await stage(run, "candidates", "candidates.jsonl", async () => {
+    const tok = run.base.tokenizer;
+    const { model } = run.base;
+    const list = states(run, data);
+    const n = run.config.candidates;
+    const perBatch = Math.max(1, Math.floor(64 / n));
+    const rows: CandidateRow[] = [];
+    const progress = new Progress("candidate states", list.length);
+    for (let lo = 0; lo < list.length; lo += perBatch) {
+      const chunk = list.slice(lo, lo + perBatch);
+      const prompts = chunk.flatMap((s) => {
+        const prompt = fittedPromptIds(tok, s.history, model.config.contextLength - MAX_TURN_TOKENS);
+        return Array.from({ length: n }, () => prompt);
+      });
+      const end = tok.special("<|end|>");
+      const out = generate(model, prompts, {
+        temperature: run.config.temperature,
+        maxTokens: MAX_TURN_TOKENS,
+        stopTokens: [end],
+        rng: Rng.derive(run.seed, "candidates", lo),
+        sampleBatchSize: 64,
+        padToken: tok.special("<pad>"),
+      });
+      chunk.forEach((s, k) => {
+        const texts = out.tokens.slice(k * n, (k + 1) * n).map((t) => tok.decode(t.filter((x) => x !== end)));
+        rows.push({ state: lo + k, trajectory: s.trajectory, turn: s.turn, candidates: texts });
+      });
+      progress.update(lo + chunk.length);
+    }
+    progress.done();
+    await writeJsonl(`${run.dir}/candidates.jsonl`, CandidateRow, rows);
+  });
+  return await readJsonl(CandidateRow, `${run.dir}/candidates.jsonl`);
+}
+
+function historyOf(data: readonly Trajectory[], row: CandidateRow): DialogueTurn[] {
+  const t = data[row.trajectory];
+  const at = t.dialogue_history.flatMap((m, i) => (m.role === "assistant" ? [i] : []))[row.turn];
+  return t.dialogue_history.slice(0, at);
+}
+
+/** Stage 3: a critic variant trained on the rollouts' pairs (or, for the value function, all rollouts). */
+export async function critic(
+  run: SeedRun,
+  data: readonly Trajectory[],
+  variant: CriticVariant,
+): Promise<Pretrained> {
+  const dir = `critics/${variant}`;
+  await stage(run, `critic/${variant}`, `${dir}/checkpoint.json`, async () => {
+    const model = initCritic(run.base.model, variant);
+    const c = run.config.critic;
+    const config = CriticConfig.parse({ ...c, variant, seed: run.seed });
+    const result = await trainCritic(model, run.base.model, run.base.tokenizer, criticPairs(data), config, {
+      runDir: `${run.dir}/${dir}-train`,
+      rollouts: data,
+    });
+    await savePretrained(`${run.dir}/${dir}`, model, run.base.tokenizer, {
+      step: result.steps,
+      metrics: { [`loss/critic_${variant}`]: result.finalLoss, "perf/tokens_per_s": result.tokensPerSecond },
+    });
+    model.dispose();
+  });
+  return await loadPretrained(`${run.dir}/${dir}`, { trainable: false });
+}
+
+/** Stage 4: a critic's scores of every state's candidates. */
+export async function ranks(
+  run: SeedRun,
+  data: readonly Trajectory[],
+  rows: readonly CandidateRow[],
+  variant: CriticVariant,
+): Promise<RankRow[]> {
+  const artifact = `ranks/${variant}.jsonl`;
+  const trained = (await exists(`${run.dir}/${artifact}`)) ? undefined : await critic(run, data, variant);
+  await stage(run, `ranks/${variant}`, artifact, async () => {
+    if (!trained) throw new Error("unreachable: the critic is loaded whenever ranks are missing");
+    const progress = new Progress(`ranking (${variant})`, rows.length);
+    const out = rows.map((row, i) => {
+      const scores = scoreCandidates(
+        trained.model,
+        run.base.model,
+        run.base.tokenizer,
+        variant,
+        data[row.trajectory].task,
+        historyOf(data, row),
+        row.candidates,
+      );
+      progress.update(i + 1);
+      return { state: row.state, scores };
+    });
+    progress.done();
+    trained.model.dispose();
+    await writeJsonl(`${run.dir}/${artifact}`, RankRow, out);
+  });
+  return await readJsonl(RankRow, `${run.dir}/${artifact}`);
+}
+
+/** Stage 5: the policy of a method (the base policy for zero-shot and single-turn). */
+export async function policy(
+  run: SeedRun,
+  data: readonly Trajectory[],
+  method: Method,
+): Promise<Transformer> {
+  if (method === "zero-shot" || method === "single-turn") return run.base.model;
+  const dir = `policies/${slug(method)}`;
+  const variant = criticOf(method);
+  // The actor's inputs are stages of their own (timed separately), prepared only when still needed.
+  const actorData = variant && !(await exists(`${run.dir}/${dir}/checkpoint.json`))
+    ? await candidates(run, data).then(async (rows) => ({
+      rows,
+      scored: await ranks(run, data, rows, variant),
+    }))
+    : undefined;
+  await stage(run, `train/${method}`, `${dir}/checkpoint.json`, async () => {
+    const tok = run.base.tokenizer;
+    const context = run.base.model.config.contextLength;
+    const model = run.base.model.clone();
+    const runDir = `${run.dir}/${dir}-train`;
+    let result;
+    if (method === "rft") {
+      const wins = data.filter((t) => t.reward === 1).map((t) => t.dialogue_history);
+      const config = SftConfig.parse({ ...run.config.rft, seed: run.seed });
+      result = await trainSft(model, tok, sftExamples(tok, wins, context), config, { runDir, tag: "rft" });
+    } else if (method === "multi-turn-dpo") {
+      const prefs = criticPairs(data).map((p) => trajectoryPreference(tok, p, context));
+      const config = DpoConfig.parse({ ...run.config.multiTurnDpo, seed: run.seed });
+      result = await trainDpo(model, run.base.model, tok, prefs, config, { runDir, tag: "multi_turn_dpo" });
+    } else if (variant && actorData) {
+      const { rows, scored } = actorData;
+      const prefs = rows.flatMap((row, i) => {
+        const rng = Rng.derive(run.seed, "pairs", variant, row.state);
+        const history = historyOf(data, row);
+        return topBottomPairs(scored[i].scores, run.config.pairsPerState, rng).map(([c, r]) =>
+          turnPreference(tok, history, row.candidates[c], row.candidates[r], context)
+        );
+      });
+      // The reference shuffles the pairs once; the loop reshuffles every epoch with the seed anyway.
+      const config = DpoConfig.parse({ ...run.config.actor, seed: run.seed });
+      result = await trainDpo(model, run.base.model, tok, prefs, config, {
+        runDir,
+        tag: `actor_${slug(variant)}`,
+      });
+    } else {
+      throw new Error(`no trainer for method ${method}`);
+    }
+    await savePretrained(`${run.dir}/${dir}`, model, tok, {
+      step: result.steps,
+      metrics: { "perf/tokens_per_s": result.tokensPerSecond, "perf/train_seconds": result.seconds },
+    });
+    model.dispose();
+  });
+  return (await loadPretrained(`${run.dir}/${dir}`, { trainable: false })).model;
+}
+
+/** Stage 6: a method's policy on the test tasks (temperature 1.0; one turn for single-turn). */
+export async function evaluate(
+  run: SeedRun,
+  data: readonly Trajectory[],
+  method: Method,
+): Promise<EvalSummary> {
+  const artifact = `eval/${slug(method)}.summary.json`;
+  const model = (await exists(`${run.dir}/${artifact}`)) ? undefined : await policy(run, data, method);
+  await stage(run, `eval/${method}`, artifact, async () => {
+    if (!model) throw new Error("unreachable: the policy is loaded whenever the evaluation is missing");
+    const scored = await play(
+      run,
+      model,
+      run.testTasks,
+      run.seed * 100 + 99,
+      `eval ${method}`,
+      method === "single-turn" ? 1 : undefined,
+    );
+    if (model !== run.base.model) model.dispose();
+    await writeJsonl(`${run.dir}/eval/${slug(method)}.jsonl`, Trajectory, scored);
+    const summary = summarize(scored.map((t) => t.reward ?? 0), run.seed);
+    await writeJson(`${run.dir}/${artifact}`, EvalSummary, {
+      method,
+      seed: run.seed,
+      n: scored.length,
+      "eval/tests_passed": summary.testsPassed.mean,
+      "eval/success": summary.success.mean,
+      "eval/mean_turns": mean(
+        scored.map((t) => t.dialogue_history.filter((m) => m.role === "assistant").length),
+      ),
+    });
+  });
+  return await readJson(EvalSummary, `${run.dir}/${artifact}`);
+}

@@ -1,0 +1,40 @@
+/**
+ * `deno task ablate`: the paper's Tables 2 and 3 on the embedded suite. Runs (or resumes) the SWEET-RL
+ * pipeline and every baseline and critic ablation for each seed, prints a markdown table with 95% CIs
+ * and the paper's numbers, and writes `results.json` in the run folder.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { runCli } from "../lib/util/cli.ts";
+import { selectBackend } from "../lib/nn/backend.ts";
+import { ABLATE_PRESETS, AblateConfig, type AblatePreset, METHODS } from "../lib/pipeline/config.ts";
+import { markdownTable, runAblation } from "../lib/pipeline/ablate.ts";
+
+const Flags = z.object({
+  preset: z.enum(Object.keys(ABLATE_PRESETS) as [AblatePreset, ...AblatePreset[]]).default("small").describe(
+    "data scale: smoke (CI), small (2 CPU cores), paper",
+  ),
+  seeds: z.string().default("0,1,2").describe("comma-separated seeds"),
+  only: z.string().optional().describe(`comma-separated subset of: ${METHODS.join(", ")}`),
+  policy: z.string().optional().describe("base policy checkpoint (default: the shipped one)"),
+  out: z.string().optional().describe("run folder (default runs/ablate/<preset>); re-running resumes it"),
+});
+
+await runCli("ablate", Flags, async (flags) => {
+  await selectBackend();
+  const seeds = flags.seeds.split(",").map((s) => {
+    const n = Number(s.trim());
+    if (!Number.isInteger(n)) throw new Error(`--seeds: "${s}" is not an integer`);
+    return n;
+  });
+  const config = AblateConfig.parse({
+    ...ABLATE_PRESETS[flags.preset],
+    ...(flags.only ? { methods: flags.only.split(",").map((m) => m.trim()) } : {}),
+    ...(flags.policy ? { policy: flags.policy } : {}),
+  });
+  const root = flags.out ?? `runs/ablate/${flags.preset}`;
+  const results = await runAblation(config, seeds, root);
+  console.log(markdownTable(results));
+  console.log(`\n${root}/results.json (${(results.wallSeconds / 60).toFixed(1)} min this invocation)`);
+});
