@@ -119,3 +119,13 @@ for (const variant of CriticVariant.options) {
     critic.dispose();
   });
 }
+
+Deno.test("critic: the code's ranking reference (policy without the reference) is available", () => {
+  const critic = initCritic(base, "sweet");
+  const history = rollouts[0].dialogue_history.slice(0, 3);
+  const paper = scoreCandidates(critic, base, tok, "sweet", rollouts[0].task, history, ["Which number?"]);
+  const code = scoreCandidates(critic, base, tok, "sweet", rollouts[0].task, history, ["Which number?"], "policy");
+  assert.ok(Math.abs(paper[0]) < 1e-6, "same input: zero advantage before training");
+  assert.ok(Math.abs(code[0]) > 1e-6, "different inputs: the reference shifts the score");
+  critic.dispose();
+});

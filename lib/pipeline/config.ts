@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { BASE_POLICY_DIR } from "../agents/mod.ts";
-import { CriticVariant } from "../rl/critic.ts";
+import { CriticVariant, RankingReference } from "../rl/critic.ts";
 
 /** The methods of the paper's Tables 2 and 3, as the kit names them. */
 export const METHODS = [
@@ -74,9 +74,15 @@ export const AblateConfig = z.object({
     beta: z.number().positive().describe("Bradley–Terry β"),
     nllCoef: z.number().min(0).describe("critic NLL weight (paper 0.01, reference README 0)"),
   }),
+  rankingReference: RankingReference.default("critic").describe(
+    "log-ratio ranking subtracts the frozen critic with the reference (paper) or the policy without it (code)",
+  ),
   actor: Optim.extend({
     beta: z.number().positive().describe("DPO β"),
     nllCoef: z.number().min(0).describe("NLL weight on the chosen turn"),
+    nllScope: z.enum(["response", "sequence"]).default("response").describe(
+      "NLL over the chosen turn (paper) or its whole sequence with the prompt (reference recipe)",
+    ),
   }),
   rft: Optim,
   multiTurnDpo: Optim.extend({

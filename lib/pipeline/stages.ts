@@ -250,6 +250,7 @@ export async function ranks(
         data[row.trajectory].task,
         historyOf(data, row),
         row.candidates,
+        run.config.rankingReference,
       );
       progress.update(i + 1);
       return { state: row.state, scores };

@@ -253,10 +253,19 @@ export function trainCritic(
 }
 
 /**
+ * What a log-ratio critic's ranking subtracts: the frozen initial critic on the same input (paper
+ * Eq. 3, the default) or the policy without the training-time information (the reference code).
+ */
+export const RankingReference = z.enum(["critic", "policy"]);
+/** What a log-ratio critic's ranking subtracts. */
+export type RankingReference = z.infer<typeof RankingReference>;
+
+/**
  * Scores candidate next turns of one dialogue state with a trained critic (higher is better): the
  * history (with the reference in front for variants that read it) runs once, the candidates on its
  * cache. Log-ratio critics return the turn's advantage (mean, or sum for `turn-sum`, of log π_θ −
- * log π_ref over the candidate's tokens and its `<|end|>`); scalar critics their value.
+ * log π_ref over the candidate's tokens and its `<|end|>`, π_ref as `reference` says); scalar critics
+ * their value.
  *
  * @example
  * ```ts ignore
@@ -271,6 +280,7 @@ export function scoreCandidates(
   task: BackendTask,
   history: readonly DialogueTurn[],
   candidates: readonly string[],
+  reference: RankingReference = "critic",
 ): number[] {
   const spec = VARIANTS[variant];
   const prefix = promptIds(tok, history, spec.info ? trainingInfo(task) : "");
@@ -285,7 +295,11 @@ export function scoreCandidates(
   if (spec.kind === "regression") return pooledValues(critic, prefix, continuations, "mean");
   if (spec.kind === "value") return pooledValues(critic, prefix, continuations, "last");
   const mine = scoreContinuations(critic, prefix, continuations);
-  const ref = scoreContinuations(base, prefix, continuations);
+  const ref = scoreContinuations(
+    base,
+    reference === "critic" ? prefix : promptIds(tok, history),
+    continuations,
+  );
   const key = spec.reduction === "turn-sum" ? "sum" : "mean";
   return mine[key].map((x, i) => x - ref[key][i]);
 }
