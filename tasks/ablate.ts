@@ -1,7 +1,8 @@
 /**
  * `deno task ablate`: the paper's Tables 2 and 3 on the embedded suite. Runs (or resumes) the SWEET-RL
  * pipeline and every baseline and critic ablation for each seed, prints a markdown table with 95% CIs
- * and the paper's numbers, and writes `results.json` in the run folder.
+ * and the paper's numbers, and writes `results.json` and a self-contained `report.html` (Plotly charts,
+ * offline) in the run folder.
  *
  * @module
  */
@@ -10,6 +11,8 @@ import { runCli } from "../lib/util/cli.ts";
 import { selectBackend } from "../lib/nn/backend.ts";
 import { ABLATE_PRESETS, AblateConfig, type AblatePreset, METHODS } from "../lib/pipeline/config.ts";
 import { markdownTable, runAblation } from "../lib/pipeline/ablate.ts";
+import { reportHtml } from "../lib/pipeline/report.ts";
+import { writeTextAtomic } from "../lib/util/jsonl.ts";
 
 const Flags = z.object({
   preset: z.enum(Object.keys(ABLATE_PRESETS) as [AblatePreset, ...AblatePreset[]]).default("small").describe(
@@ -35,6 +38,11 @@ await runCli("ablate", Flags, async (flags) => {
   });
   const root = flags.out ?? `runs/ablate/${flags.preset}`;
   const results = await runAblation(config, seeds, root);
+  await writeTextAtomic(`${root}/report.html`, await reportHtml(results));
   console.log(markdownTable(results));
-  console.log(`\n${root}/results.json (${(results.wallSeconds / 60).toFixed(1)} min this invocation)`);
+  console.log(
+    `\n${root}/results.json, ${root}/report.html (${
+      (results.wallSeconds / 60).toFixed(1)
+    } min this invocation)`,
+  );
 });

@@ -1,0 +1,100 @@
+/**
+ * The ablation's self-contained HTML report: the results table, success and tests-passed charts with
+ * 95% intervals and the paper's numbers, and per-stage wall times. plotly.js is inlined (offline).
+ *
+ * @module
+ */
+import { type Figure, figureHtml, plotlySource } from "../report/plotly.ts";
+import type { AblationResults } from "./ablate.ts";
+import { formatEstimate } from "../colbench/metrics.ts";
+
+function metricFigure(results: AblationResults, key: "success" | "testsPassed", title: string): Figure {
+  const names = results.methods.map((m) => m.method);
+  const ours = results.methods.map((m) => 100 * m[key].mean);
+  return {
+    data: [
+      {
+        type: "bar",
+        name: "this kit (pooled over seeds)",
+        x: names,
+        y: ours,
+        error_y: {
+          type: "data",
+          symmetric: false,
+          array: results.methods.map((m, i) => 100 * m[key].hi - ours[i]),
+          arrayminus: results.methods.map((m, i) => ours[i] - 100 * m[key].lo),
+        },
+      },
+      {
+        type: "scatter",
+        mode: "markers",
+        name: "paper (Llama-3.1-8B)",
+        x: names,
+        y: results.methods.map((m) => m.paper?.[key] ?? null),
+        marker: { symbol: "diamond", size: 11 },
+      },
+    ],
+    layout: {
+      title: { text: title },
+      yaxis: { title: { text: "%" }, rangemode: "tozero" },
+      barmode: "group",
+    },
+  };
+}
+
+function timingFigure(results: AblationResults): Figure {
+  return {
+    data: Object.entries(results.stageSeconds).map(([seed, stages]) => ({
+      type: "bar",
+      name: seed,
+      x: Object.keys(stages),
+      y: Object.values(stages).map((s) => s / 60),
+    })),
+    layout: { title: { text: "Wall time per stage (first run)" }, yaxis: { title: { text: "minutes" } } },
+  };
+}
+
+function escape(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/**
+ * The report page.
+ *
+ * @example
+ * ```ts ignore
+ * await Deno.writeTextFile("runs/ablate/small/report.html", await reportHtml(results));
+ * ```
+ */
+export async function reportHtml(results: AblationResults): Promise<string> {
+  const rows = results.methods.map((m) =>
+    `<tr><td>${escape(m.method)}</td><td>${formatEstimate(m.testsPassed)}</td><td>${
+      formatEstimate(m.success)
+    }</td><td>${m.perSeed.map((s) => (100 * s["eval/success"]).toFixed(1)).join(" / ")}</td><td>${
+      m.paper ? `${m.paper.testsPassed} / ${m.paper.success}` : "—"
+    }</td></tr>`
+  ).join("\n");
+  const c = results.config;
+  return `<!doctype html>
+<html><head><meta charset="utf-8"><title>SWEET-RL ablation (${escape(c.preset)})</title>
+<script>${await plotlySource()}</script>
+<style>body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto}table{border-collapse:collapse}
+td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}td:first-child{text-align:left}</style></head>
+<body>
+<h1>SWEET-RL on the embedded ColBench suite: preset <code>${escape(c.preset)}</code></h1>
+<p>Seeds ${
+    results.seeds.join(", ")
+  }; ${c.trainTasks} train tasks × ${c.rollouts} rollouts; ${c.evalTasks} test tasks;
+finished ${escape(results.finishedAt)}; ${
+    (results.wallSeconds / 60).toFixed(1)
+  } min in the last invocation.</p>
+<table><tr><th>method</th><th>% tests passed [95% CI]</th><th>success % [95% CI]</th><th>success per seed</th>
+<th>paper tests / success</th></tr>
+${rows}
+</table>
+${figureHtml("success", metricFigure(results, "success", "Success rate"))}
+${figureHtml("tests", metricFigure(results, "testsPassed", "% tests passed"))}
+${figureHtml("timing", timingFigure(results))}
+</body></html>
+`;
+}
