@@ -1,7 +1,8 @@
 /**
  * `deno task pretrain`: trains the base policy, the kit's stand-in for the paper's zero-shot
  * Llama-3.1-8B-Instruct, on dialogues of the mediocre scripted collaborator over the train split, and
- * writes it to `data/policy/base`. Deterministic given the seed; resumable (re-run to continue).
+ * writes it to `data/policy/base`. Deterministic given the seed; resumable (re-run to continue). With
+ * `--init`, a further stage continues a checkpoint on fresh dialogues (the provenance keeps the chain).
  *
  * @module
  */
@@ -15,10 +16,10 @@ import { loadSplit } from "../lib/colbench/splits.ts";
 import { selectBackend } from "../lib/nn/backend.ts";
 import { modelConfig, type PresetName, PRESETS } from "../lib/nn/config.ts";
 import { parameterCount, Transformer } from "../lib/nn/model.ts";
-import { savePretrained } from "../lib/nn/pretrained.ts";
+import { loadPretrained, savePretrained } from "../lib/nn/pretrained.ts";
 import { Tokenizer } from "../lib/nn/tokenizer.ts";
 import { SftConfig, sftExamples, trainSft } from "../lib/rl/sft.ts";
-import { writeJson } from "../lib/util/jsonl.ts";
+import { readJson, writeJson } from "../lib/util/jsonl.ts";
 import { Progress } from "../lib/util/progress.ts";
 
 const Flags = z.object({
@@ -34,6 +35,9 @@ const Flags = z.object({
   batchSize: z.coerce.number().int().positive().default(16).describe("dialogues per optimiser step"),
   microBatch: z.coerce.number().int().positive().default(8).describe("dialogues per forward/backward"),
   minCount: z.coerce.number().int().min(1).default(3).describe("tokenizer: keep words seen this often"),
+  init: z.string().optional().describe(
+    "continue from this checkpoint (its weights, tokenizer and config; fresh optimiser and schedule)",
+  ),
   out: z.string().default(BASE_POLICY_DIR).describe("checkpoint folder to write"),
   run: z.string().default("runs/pretrain").describe("folder for metrics and resumable checkpoints"),
 });
@@ -51,14 +55,19 @@ await runCli("pretrain", Flags, async (flags) => {
     progress.update((r + 1) * tasks.length);
   }
   progress.done();
-  const tokenizer = Tokenizer.train(dialogues.flatMap((h) => h.map((m) => m.content)), {
-    minCount: flags.minCount,
-  });
-  const config = modelConfig(flags.preset, { vocabSize: tokenizer.size, seed: flags.seed });
+  const start = flags.init ? await loadPretrained(flags.init) : undefined;
+  const tokenizer = start?.tokenizer ??
+    Tokenizer.train(dialogues.flatMap((h) => h.map((m) => m.content)), { minCount: flags.minCount });
+  const model = start?.model ??
+    new Transformer(modelConfig(flags.preset, { vocabSize: tokenizer.size, seed: flags.seed }));
+  const config = model.config;
   console.error(
-    `${flags.preset}: ${(parameterCount(config) / 1e6).toFixed(2)}M parameters, vocab ${tokenizer.size}`,
+    `${flags.init ? `from ${flags.init}` : flags.preset}: ${(parameterCount(config) / 1e6).toFixed(2)}M ` +
+      `parameters, vocab ${tokenizer.size}`,
   );
-  const model = new Transformer(config);
+  const previous = flags.init
+    ? await readJson(z.record(z.string(), z.unknown()), `${flags.init}/provenance.json`).catch(() => null)
+    : undefined;
   const examples = sftExamples(tokenizer, dialogues, config.contextLength);
   const sft = SftConfig.parse({ ...flags, seed: flags.seed });
   const result = await trainSft(model, tokenizer, examples, sft, { runDir: flags.run, tag: "pretrain" });
@@ -76,6 +85,7 @@ await runCli("pretrain", Flags, async (flags) => {
   });
   await writeJson(`${flags.out}/provenance.json`, z.record(z.string(), z.unknown()), {
     command: `deno task pretrain ${Deno.args.join(" ")}`.trim(),
+    ...(flags.init ? { continuedFrom: previous } : {}),
     flags,
     sft,
     dialogues: dialogues.length,

@@ -47,6 +47,10 @@ Deno.test("sft: an interrupted run resumes to the same weights as an uninterrupt
     const resumed = new Transformer(config); // fresh weights: everything must come from the checkpoint
     const result = await trainSft(resumed, tok, data, cfg, { runDir: dir });
     assert.equal(result.steps, 4);
+    await assert.rejects(
+      trainSft(new Transformer(config), tok, data, { ...cfg, lr: 1e-3 }, { runDir: dir }),
+      /belongs to a different training run/,
+    );
     const a = straight.getWeights(), b = resumed.getWeights();
     for (let i = 0; i < a.length; i++) {
       const diff = Math.max(...a[i].data.map((x, j) => Math.abs(x - b[i].data[j])));

@@ -126,7 +126,7 @@ export const ABLATE_PRESETS = {
     preset: "smoke",
     trainTasks: 10,
     rollouts: 2,
-    stateFraction: 0.5,
+    stateFraction: 0.2,
     candidates: 4,
     pairsPerState: 2,
     evalTasks: 6,

@@ -13,7 +13,7 @@ import { Adam, learningRate } from "../nn/optim.ts";
 import { loadPretrained, savePretrained } from "../nn/pretrained.ts";
 import type { Tokenizer } from "../nn/tokenizer.ts";
 import { MetricsLog, trainStep } from "../nn/train.ts";
-import { Rng } from "../util/rng.ts";
+import { hashString, Rng } from "../util/rng.ts";
 
 /** Optimisation hyper-parameters shared by every trainer. */
 export const TrainConfig = z.object({
@@ -108,12 +108,21 @@ export async function trainLoop<E>(
   const plan = stepPlan(examples.length, config);
   const adam = new Adam(model.variables().filter((v) => v.trainable));
   const ckpt = run.runDir && `${run.runDir}/resume`;
+  // A run folder resumes only the run it was made for: same config, data size and step plan.
+  const planHash = hashString(JSON.stringify([tag, config, examples.length, plan[0] ?? []]));
   let start = 0;
   if (ckpt) {
     const saved = await loadPretrained(ckpt).catch((e) => {
       if (e instanceof Deno.errors.NotFound) return undefined;
       throw e;
     });
+    if (saved && saved.meta.metrics["resume/plan"] !== planHash) {
+      saved.model.dispose();
+      throw new Error(
+        `${ckpt}: this run folder belongs to a different training run (config, data or tag differ); ` +
+          `use another run folder or delete it to start over`,
+      );
+    }
     if (saved) {
       model.setWeights(saved.model.getWeights());
       saved.model.dispose();
@@ -160,7 +169,11 @@ export async function trainLoop<E>(
         "perf/tokens_per_s": stepTokens / ((performance.now() - t0) / 1000),
       });
       if (ckpt && ((step + 1) % config.checkpointEvery === 0 || step + 1 === end)) {
-        await savePretrained(ckpt, model, tokenizer, { step: step + 1, optimizer: adam.getState() });
+        await savePretrained(ckpt, model, tokenizer, {
+          step: step + 1,
+          optimizer: adam.getState(),
+          metrics: { "resume/plan": planHash },
+        });
       }
     }
   } finally {
