@@ -11,9 +11,9 @@ import { type Estimate, formatEstimate, summarize } from "../colbench/metrics.ts
 import { Trajectory } from "../colbench/schema.ts";
 import { loadSplit } from "../colbench/splits.ts";
 import { loadPretrained } from "../nn/pretrained.ts";
-import { readJsonl, writeJson } from "../util/jsonl.ts";
+import { readJson, readJsonl, writeJson } from "../util/jsonl.ts";
 import { type AblateConfig, type Method, PAPER_NUMBERS } from "./config.ts";
-import { type EvalSummary, evaluate, rollouts, type SeedRun, slug, stageTimings } from "./stages.ts";
+import { bestOfN, type EvalSummary, evaluate, rollouts, type SeedRun, slug, stageTimings } from "./stages.ts";
 
 /** One method's results over all seeds. */
 export interface MethodResult {
@@ -25,15 +25,44 @@ export interface MethodResult {
   paper: { testsPassed: number; success: number } | null;
 }
 
+/** One point of the best-of-N curves (paper Fig. 3a). */
+export interface BestOfNResult {
+  /** The critic that picks (any variant's curve starts at the same N = 1 point). */
+  variant: string;
+  n: number;
+  testsPassed: Estimate;
+  success: Estimate;
+}
+
 /** What `results.json` holds. */
 export interface AblationResults {
   config: AblateConfig;
   seeds: number[];
   methods: MethodResult[];
+  bestOfN: BestOfNResult[];
   /** Wall time of this invocation and, per seed, of each stage (as first run). */
   wallSeconds: number;
   stageSeconds: Record<string, Record<string, number>>;
   finishedAt: string;
+}
+
+/** Records the config in a new run folder, or checks that a resumed folder was made with the same one. */
+async function claimRunFolder(root: string, config: AblateConfig): Promise<void> {
+  const path = `${root}/config.json`;
+  const previous = await readJson(z.record(z.string(), z.unknown()), path).catch((e) => {
+    if (e instanceof Deno.errors.NotFound) return undefined;
+    throw e;
+  });
+  if (!previous) return await writeJson(path, z.unknown(), config);
+  const changed = Object.keys({ ...previous, ...config }).filter((key) =>
+    JSON.stringify(previous[key]) !== JSON.stringify((config as Record<string, unknown>)[key])
+  );
+  if (changed.length > 0) {
+    throw new Error(
+      `${path}: this run folder was made with a different config (${changed.join(", ")} differ); ` +
+        `resume it with the same preset and options, or choose another folder with --out`,
+    );
+  }
 }
 
 /**
@@ -52,12 +81,14 @@ export async function runAblation(
   root: string,
 ): Promise<AblationResults> {
   const started = performance.now();
+  await claimRunFolder(root, config);
   const base = await loadPretrained(config.policy, { trainable: false });
   const harness = await PythonHarness.create({ workers: config.workers });
   const trainTasks = (await loadSplit("train")).slice(0, config.trainTasks);
   const testTasks = (await loadSplit("test")).slice(0, config.evalTasks);
   const perMethod = new Map<Method, { summaries: EvalSummary[]; rewards: number[] }>();
   const stageSeconds: Record<string, Record<string, number>> = {};
+  const curves = new Map<string, number[]>();
   try {
     for (const seed of seeds) {
       const run: SeedRun = {
@@ -78,6 +109,14 @@ export async function runAblation(
         entry.rewards.push(...played.map((t) => t.reward ?? 0));
         perMethod.set(method, entry);
       }
+      for (const variant of config.bestOfN.variants) {
+        for (const n of config.bestOfN.n) {
+          const summary = await bestOfN(run, data, variant, n);
+          const played = await readJsonl(Trajectory, `${run.dir}/best-of-n/${slug(summary.method)}.jsonl`);
+          const key = `${variant}:${n}`;
+          curves.set(key, [...(curves.get(key) ?? []), ...played.map((t) => t.reward ?? 0)]);
+        }
+      }
       stageSeconds[`seed-${seed}`] = await stageTimings(run.dir);
     }
   } finally {
@@ -95,10 +134,16 @@ export async function runAblation(
       paper: PAPER_NUMBERS[method],
     };
   });
+  const bestOfNResults = [...curves].map(([key, rewards]): BestOfNResult => {
+    const [variant, n] = key.split(":");
+    const pooled = summarize(rewards, 0);
+    return { variant, n: Number(n), testsPassed: pooled.testsPassed, success: pooled.success };
+  });
   const results: AblationResults = {
     config,
     seeds: [...seeds],
     methods,
+    bestOfN: bestOfNResults,
     wallSeconds: (performance.now() - started) / 1000,
     stageSeconds,
     finishedAt: new Date().toISOString(),
@@ -128,6 +173,10 @@ export function markdownTable(results: AblationResults): string {
         formatEstimate(m.success)
       } | ${perSeed} | ${paper} |`,
     );
+  }
+  if (results.bestOfN.length > 0) {
+    lines.push("", "| best-of-N critic | N | success % [95% CI] |", "|---|---|---|");
+    for (const b of results.bestOfN) lines.push(`| ${b.variant} | ${b.n} | ${formatEstimate(b.success)} |`);
   }
   return lines.join("\n");
 }

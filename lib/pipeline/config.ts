@@ -90,6 +90,11 @@ export const AblateConfig = z.object({
     nllCoef: z.number().min(0).describe("NLL weight on the chosen trajectory"),
   }),
   methods: z.array(z.enum(METHODS)).min(1).describe("methods to run"),
+  bestOfN: z.object({
+    n: z.array(z.number().int().positive()).describe("candidates per turn (1 = the base policy alone)"),
+    tasks: z.number().int().positive().describe("first N test tasks played"),
+    variants: z.array(CriticVariant).describe("critics that pick (none: skip best-of-N)"),
+  }).describe("paper Fig. 3a"),
   workers: z.number().int().positive().default(2).describe("Python harness workers"),
 });
 /** The pipeline's config. */
@@ -108,6 +113,7 @@ const SMALL = {
   rft: { epochs: 2, lr: 3e-4, batchSize: 16, microBatch: 8 },
   multiTurnDpo: { epochs: 2, lr: 1e-4, batchSize: 8, microBatch: 4, beta: 0.1, nllCoef: 0.01 },
   methods: [...METHODS],
+  bestOfN: { n: [1, 2, 4, 8, 16], tasks: 100, variants: ["sweet", "no-info", "value"] as CriticVariant[] },
 };
 
 /**
@@ -133,6 +139,7 @@ export const ABLATE_PRESETS = {
     critic: { ...SMALL.critic, epochs: 1 },
     rft: { ...SMALL.rft, epochs: 1 },
     multiTurnDpo: { ...SMALL.multiTurnDpo, epochs: 1 },
+    bestOfN: { n: [1, 2], tasks: 3, variants: ["sweet"] as CriticVariant[] },
   },
   small: SMALL,
   paper: { ...SMALL, preset: "paper", trainTasks: 5000, stateFraction: 0.1, evalTasks: 500 },

@@ -54,6 +54,27 @@ function timingFigure(results: AblationResults): Figure {
   };
 }
 
+function bestOfNFigure(results: AblationResults): Figure {
+  const variants = [...new Set(results.bestOfN.map((b) => b.variant))];
+  return {
+    data: variants.map((variant) => {
+      const points = results.bestOfN.filter((b) => b.variant === variant).sort((a, b) => a.n - b.n);
+      return {
+        type: "scatter",
+        mode: "lines+markers",
+        name: variant,
+        x: points.map((p) => p.n),
+        y: points.map((p) => 100 * p.success.mean),
+      };
+    }),
+    layout: {
+      title: { text: "Best-of-N with turn-level critics (paper Fig. 3a)" },
+      xaxis: { title: { text: "N (candidates per turn)" }, type: "log" },
+      yaxis: { title: { text: "success %" } },
+    },
+  };
+}
+
 function escape(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
@@ -94,6 +115,7 @@ ${rows}
 </table>
 ${figureHtml("success", metricFigure(results, "success", "Success rate"))}
 ${figureHtml("tests", metricFigure(results, "testsPassed", "% tests passed"))}
+${results.bestOfN.length ? figureHtml("best-of-n", bestOfNFigure(results)) : ""}
 ${figureHtml("timing", timingFigure(results))}
 </body></html>
 `;

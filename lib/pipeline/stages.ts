@@ -8,6 +8,8 @@
  * @module
  */
 import { z } from "zod";
+import type { Agent } from "../agents/agent.ts";
+import { BestOfNAgent } from "../agents/best_of_n.ts";
 import { PolicyAgent } from "../agents/policy.ts";
 import { runEpisodes } from "../colbench/episode.ts";
 import { scoreTrajectories } from "../colbench/evaluate.ts";
@@ -30,6 +32,8 @@ import { type AblateConfig, criticOf, type Method } from "./config.ts";
 
 /** Longest sampled turn, in tokens (answers are ~100). */
 const MAX_TURN_TOKENS = 200;
+/** Sampling stream of every evaluation (methods share it: common random numbers sharpen comparisons). */
+const EVAL_STREAM = 99;
 
 /** A state of the actor's data: agent turn `turn` of offline trajectory `trajectory`, with its candidates. */
 export const CandidateRow = z.object({
@@ -62,6 +66,20 @@ export const EvalSummary = z.object({
 export type EvalSummary = z.infer<typeof EvalSummary>;
 
 const Timings = z.record(z.string(), z.number());
+
+function summaryOf(method: string, seed: number, scored: readonly Trajectory[]): EvalSummary {
+  const summary = summarize(scored.map((t) => t.reward ?? 0), seed);
+  return {
+    method,
+    seed,
+    n: scored.length,
+    "eval/tests_passed": summary.testsPassed.mean,
+    "eval/success": summary.success.mean,
+    "eval/mean_turns": mean(
+      scored.map((t) => t.dialogue_history.filter((m) => m.role === "assistant").length),
+    ),
+  };
+}
 
 /** Shared state of one seed's run. */
 export interface SeedRun {
@@ -114,20 +132,24 @@ export async function stageTimings(dir: string): Promise<Record<string, number>>
   return (await exists(path)) ? await readJson(Timings, path) : {};
 }
 
-/** Plays and scores `tasks` with a policy; the trajectories keep `meta.rollout`. */
+/** The kit's policy agent for a model, sampling as the pipeline does. */
+function policyAgent(run: SeedRun, model: Transformer, streamSeed: number): PolicyAgent {
+  return new PolicyAgent(model, run.base.tokenizer, {
+    seed: streamSeed,
+    temperature: run.config.temperature,
+    maxTokens: MAX_TURN_TOKENS,
+  });
+}
+
+/** Plays and scores `tasks` with an agent; the simulator's stream follows `streamSeed`. */
 async function play(
   run: SeedRun,
-  model: Transformer,
+  agent: Agent,
   tasks: readonly BackendTask[],
   streamSeed: number,
   label: string,
   maxTurns?: number,
 ): Promise<Trajectory[]> {
-  const agent = new PolicyAgent(model, run.base.tokenizer, {
-    seed: streamSeed,
-    temperature: run.config.temperature,
-    maxTokens: MAX_TURN_TOKENS,
-  });
   const progress = new Progress(label, tasks.length);
   const played = await runEpisodes(tasks, agent, new ScriptedSimulator(streamSeed), {
     ...(maxTurns ? { maxTurns } : {}),
@@ -142,7 +164,14 @@ export async function rollouts(run: SeedRun): Promise<Trajectory[]> {
   await stage(run, "rollouts", "rollouts.jsonl", async () => {
     const all: Trajectory[] = [];
     for (let r = 0; r < run.config.rollouts; r++) {
-      const played = await play(run, run.base.model, run.trainTasks, run.seed * 100 + r, `rollouts ${r + 1}`);
+      const stream = run.seed * 100 + r;
+      const played = await play(
+        run,
+        policyAgent(run, run.base.model, stream),
+        run.trainTasks,
+        stream,
+        `rollouts ${r + 1}`,
+      );
       all.push(...played.map((t) => ({ ...t, meta: { ...t.meta, rollout: r } })));
     }
     await writeJsonl(`${run.dir}/rollouts.jsonl`, Trajectory, all);
@@ -329,27 +358,46 @@ export async function evaluate(
   const model = (await exists(`${run.dir}/${artifact}`)) ? undefined : await policy(run, data, method);
   await stage(run, `eval/${method}`, artifact, async () => {
     if (!model) throw new Error("unreachable: the policy is loaded whenever the evaluation is missing");
+    const stream = run.seed * 100 + EVAL_STREAM;
+    const maxTurns = method === "single-turn" ? 1 : undefined;
     const scored = await play(
       run,
-      model,
+      policyAgent(run, model, stream),
       run.testTasks,
-      run.seed * 100 + 99,
+      stream,
       `eval ${method}`,
-      method === "single-turn" ? 1 : undefined,
+      maxTurns,
     );
     if (model !== run.base.model) model.dispose();
     await writeJsonl(`${run.dir}/eval/${slug(method)}.jsonl`, Trajectory, scored);
-    const summary = summarize(scored.map((t) => t.reward ?? 0), run.seed);
-    await writeJson(`${run.dir}/${artifact}`, EvalSummary, {
-      method,
-      seed: run.seed,
-      n: scored.length,
-      "eval/tests_passed": summary.testsPassed.mean,
-      "eval/success": summary.success.mean,
-      "eval/mean_turns": mean(
-        scored.map((t) => t.dialogue_history.filter((m) => m.role === "assistant").length),
-      ),
-    });
+    await writeJson(`${run.dir}/${artifact}`, EvalSummary, summaryOf(method, run.seed, scored));
+  });
+  return await readJson(EvalSummary, `${run.dir}/${artifact}`);
+}
+
+/** Best-of-N with a critic on the first `bestOfN.tasks` test tasks (N = 1 is the base policy alone). */
+export async function bestOfN(
+  run: SeedRun,
+  data: readonly Trajectory[],
+  variant: CriticVariant,
+  n: number,
+): Promise<EvalSummary> {
+  const method = n === 1 ? "best-of-1" : `best-of-${n}/${variant}`;
+  const artifact = `best-of-n/${slug(method)}.summary.json`;
+  const trained = n === 1 || (await exists(`${run.dir}/${artifact}`))
+    ? undefined
+    : await critic(run, data, variant);
+  await stage(run, method, artifact, async () => {
+    const stream = run.seed * 100 + EVAL_STREAM;
+    const policy = policyAgent(run, run.base.model, stream);
+    const agent = trained
+      ? new BestOfNAgent(policy, { model: trained.model, variant, base: run.base.model }, n)
+      : policy;
+    const tasks = run.testTasks.slice(0, run.config.bestOfN.tasks);
+    const scored = await play(run, agent, tasks, stream, method);
+    trained?.model.dispose();
+    await writeJsonl(`${run.dir}/best-of-n/${slug(method)}.jsonl`, Trajectory, scored);
+    await writeJson(`${run.dir}/${artifact}`, EvalSummary, summaryOf(method, run.seed, scored));
   });
   return await readJson(EvalSummary, `${run.dir}/${artifact}`);
 }
