@@ -54,8 +54,16 @@ async function claimRunFolder(root: string, config: AblateConfig): Promise<void>
     throw e;
   });
   if (!previous) return await writeJson(path, z.unknown(), config);
-  const changed = Object.keys({ ...previous, ...config }).filter((key) =>
-    JSON.stringify(previous[key]) !== JSON.stringify((config as Record<string, unknown>)[key])
+  // Which methods and curves run, and the worker count, only add or speed up stages; the rest shapes them.
+  const shaping = (c: Record<string, unknown>): Record<string, unknown> => ({
+    ...c,
+    methods: undefined,
+    workers: undefined,
+    bestOfN: (c.bestOfN as { tasks?: number } | undefined)?.tasks,
+  });
+  const [before, now] = [shaping(previous), shaping(config)];
+  const changed = Object.keys({ ...before, ...now }).filter((key) =>
+    JSON.stringify(before[key]) !== JSON.stringify(now[key])
   );
   if (changed.length > 0) {
     throw new Error(
