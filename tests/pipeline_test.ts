@@ -43,6 +43,11 @@ Deno.test({
       const again = await runAblation(config, [0], root);
       assert.equal(await Deno.readTextFile(`${dir}/timings.json`), timings);
       assert.deepEqual(again.methods.map((m) => m.success), results.methods.map((m) => m.success));
+      await assert.rejects(
+        runAblation({ ...config, stateFraction: 0.9 }, [0], root),
+        /different config \(stateFraction/,
+      );
+      assert.ok(results.bestOfN.some((b) => b.n === 2 && b.variant === "sweet"));
     } finally {
       await Deno.remove(root, { recursive: true });
     }
