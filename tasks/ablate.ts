@@ -12,7 +12,7 @@ import { selectBackend } from "../lib/nn/backend.ts";
 import { ABLATE_PRESETS, AblateConfig, type AblatePreset, METHODS } from "../lib/pipeline/config.ts";
 import { markdownTable, runAblation } from "../lib/pipeline/ablate.ts";
 import { reportHtml } from "../lib/pipeline/report.ts";
-import { writeTextAtomic } from "../lib/util/jsonl.ts";
+import { readJson, validate, writeTextAtomic } from "../lib/util/jsonl.ts";
 
 const Flags = z.object({
   preset: z.enum(Object.keys(ABLATE_PRESETS) as [AblatePreset, ...AblatePreset[]]).default("small").describe(
@@ -21,6 +21,9 @@ const Flags = z.object({
   seeds: z.string().default("0,1,2").describe("comma-separated seeds"),
   only: z.string().optional().describe(`comma-separated subset of: ${METHODS.join(", ")}`),
   policy: z.string().optional().describe("base policy checkpoint (default: the shipped one)"),
+  config: z.string().optional().describe(
+    'JSON file of config fields overriding the preset (e.g. {"rankingReference": "policy"})',
+  ),
   out: z.string().optional().describe("run folder (default runs/ablate/<preset>); re-running resumes it"),
 });
 
@@ -31,11 +34,21 @@ await runCli("ablate", Flags, async (flags) => {
     if (!Number.isInteger(n)) throw new Error(`--seeds: "${s}" is not an integer`);
     return n;
   });
-  const config = AblateConfig.parse({
-    ...ABLATE_PRESETS[flags.preset],
+  const overrides = flags.config ? await readJson(z.record(z.string(), z.unknown()), flags.config) : {};
+  const preset: Record<string, unknown> = ABLATE_PRESETS[flags.preset];
+  // One level deep, so {"critic": {"nllCoef": 0}} keeps the preset's other critic fields.
+  const merged = Object.fromEntries(
+    Object.entries({ ...preset, ...overrides }).map(([key, value]) => {
+      const base = preset[key];
+      const isObject = (x: unknown) => typeof x === "object" && x !== null && !Array.isArray(x);
+      return [key, isObject(base) && isObject(value) ? { ...(base as object), ...(value as object) } : value];
+    }),
+  );
+  const config = validate(AblateConfig, {
+    ...merged,
     ...(flags.only ? { methods: flags.only.split(",").map((m) => m.trim()) } : {}),
     ...(flags.policy ? { policy: flags.policy } : {}),
-  });
+  }, flags.config ?? "ablate config");
   const root = flags.out ?? `runs/ablate/${flags.preset}`;
   const results = await runAblation(config, seeds, root);
   await writeTextAtomic(`${root}/report.html`, await reportHtml(results));

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import { DataError } from "./jsonl.ts";
 
 /** A bad command line; the message names the flag. */
 export class UsageError extends Error {
@@ -113,6 +114,11 @@ export async function runCli<S extends z.ZodObject>(
   try {
     await main(parseFlags(schema, args));
   } catch (e) {
+    if (e instanceof DataError) {
+      // Bad input is the user's to fix: the message names file, line and field; a stack adds nothing.
+      console.error(`error: ${e.message}`);
+      Deno.exit(1);
+    }
     if (!(e instanceof UsageError)) throw e;
     console.error(`error: ${e.message}\n\n${usage(command, schema)}`);
     Deno.exit(2);
