@@ -35,6 +35,9 @@ const Flags = z.object({
   batchSize: z.coerce.number().int().positive().default(16).describe("dialogues per optimiser step"),
   microBatch: z.coerce.number().int().positive().default(8).describe("dialogues per forward/backward"),
   minCount: z.coerce.number().int().min(1).default(3).describe("tokenizer: keep words seen this often"),
+  numbers: z.enum(["whole", "digits"]).default("whole").describe(
+    "tokenizer: a number seen in training is one token, or numbers are split into digits",
+  ),
   init: z.string().optional().describe(
     "continue from this checkpoint (its weights, tokenizer and config; fresh optimiser and schedule)",
   ),
@@ -57,7 +60,10 @@ await runCli("pretrain", Flags, async (flags) => {
   progress.done();
   const start = flags.init ? await loadPretrained(flags.init) : undefined;
   const tokenizer = start?.tokenizer ??
-    Tokenizer.train(dialogues.flatMap((h) => h.map((m) => m.content)), { minCount: flags.minCount });
+    Tokenizer.train(dialogues.flatMap((h) => h.map((m) => m.content)), {
+      minCount: flags.minCount,
+      numbers: flags.numbers,
+    });
   const model = start?.model ??
     new Transformer(modelConfig(flags.preset, { vocabSize: tokenizer.size, seed: flags.seed }));
   const config = model.config;

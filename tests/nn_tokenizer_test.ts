@@ -30,6 +30,11 @@ Deno.test("tokenizer: a number seen in training is one token; an unseen one fall
   const unseen = numbers.encode(" 12500");
   assert.deepEqual(unseen.map((id) => numbers.vocab[id]), [" 1", "2", "5", "0", "0"]);
   assert.equal(numbers.decode(unseen), " 12500");
+  const digits = Tokenizer.train(["Members save 15 percent."], { minCount: 1, numbers: "digits" });
+  assert.deepEqual(digits.encode(" 15").map((id) => digits.vocab[id]), [" 1", "5"]);
+  const restored = Tokenizer.fromJSON(JSON.parse(JSON.stringify(digits.toJSON())));
+  assert.equal(restored.numbers, "digits");
+  assert.deepEqual(restored.encode(" 150 percent"), digits.encode(" 150 percent"));
 });
 
 Deno.test("tokenizer: special tokens come first, are parsed from text, and survive JSON", () => {

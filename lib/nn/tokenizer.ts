@@ -14,7 +14,11 @@ export const SPECIAL_TOKENS = ["<pad>", "<bos>", "<|user|>", "<|assistant|>", "<
 /** A special token. */
 export type SpecialToken = typeof SPECIAL_TOKENS[number];
 
-const PIECE = /\n| {4}| ?[A-Za-z_]+| ?[0-9]+| ?[^\sA-Za-z0-9_]|\s/g;
+const PIECE = {
+  whole: /\n| {4}| ?[A-Za-z_]+| ?[0-9]+| ?[^\sA-Za-z0-9_]|\s/g,
+  digits: /\n| {4}| ?[A-Za-z_]+| ?[0-9]| ?[^\sA-Za-z0-9_]|\s/g,
+};
+const KIND = { whole: "word-number-v1", digits: "word-digit-v1" } as const;
 // Out-of-vocabulary pieces are re-split into a leading-space digit, then single characters.
 const FALLBACK = / ?[0-9]|[^]/g;
 const SPECIAL_SPLIT = new RegExp(`(${SPECIAL_TOKENS.map((t) => t.replace(/[|]/g, "\\|")).join("|")})`);
@@ -22,7 +26,9 @@ const PRINTABLE = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + 
 
 /** The serialised form stored in checkpoints. */
 export const TokenizerJson = z.object({
-  kind: z.literal("word-number-v1").describe("tokenizer algorithm and version"),
+  kind: z.enum([KIND.whole, KIND.digits]).describe(
+    "tokenizer algorithm and version: numbers as whole pieces, or as single digits",
+  ),
   vocab: z.array(z.string()).min(SPECIAL_TOKENS.length).describe("token strings; the index is the id"),
 });
 /** The serialised form stored in checkpoints. */
@@ -37,9 +43,12 @@ export type TokenizerJson = z.infer<typeof TokenizerJson>;
  * pieces("    return round(x, 15)"); // ["    ", "return", " round", "(", "x", ",", " 15", ")"]
  * ```
  */
-export function pieces(text: string): string[] {
-  return text.match(PIECE) ?? [];
+export function pieces(text: string, numbers: NumberMode = "whole"): string[] {
+  return text.match(PIECE[numbers]) ?? [];
 }
+
+/** How numbers are split into pieces: whole (" 150") or digit by digit (" 1", "5", "0"). */
+export type NumberMode = keyof typeof PIECE;
 
 /**
  * Word/number tokenizer.
@@ -55,7 +64,7 @@ export function pieces(text: string): string[] {
 export class Tokenizer {
   readonly #ids: Map<string, number>;
 
-  private constructor(readonly vocab: readonly string[]) {
+  private constructor(readonly vocab: readonly string[], readonly numbers: NumberMode) {
     this.#ids = new Map(vocab.map((t, i) => [t, i]));
   }
 
@@ -63,7 +72,10 @@ export class Tokenizer {
    * Builds a vocabulary: special tokens, printable ASCII characters, digits with a leading space, then
    * the most frequent pieces seen at least `minCount` times, up to `maxVocab` tokens.
    */
-  static train(texts: Iterable<string>, { maxVocab = 4096, minCount = 2 } = {}): Tokenizer {
+  static train(
+    texts: Iterable<string>,
+    { maxVocab = 4096, minCount = 2, numbers = "whole" as NumberMode } = {},
+  ): Tokenizer {
     const base = [
       ...SPECIAL_TOKENS,
       ...PRINTABLE,
@@ -75,7 +87,7 @@ export class Tokenizer {
     for (const text of texts) {
       for (const part of text.split(SPECIAL_SPLIT)) {
         if ((SPECIAL_TOKENS as readonly string[]).includes(part)) continue;
-        for (const p of pieces(part)) counts.set(p, (counts.get(p) ?? 0) + 1);
+        for (const p of pieces(part, numbers)) counts.set(p, (counts.get(p) ?? 0) + 1);
       }
     }
     const known = new Set(base);
@@ -83,17 +95,18 @@ export class Tokenizer {
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
       .slice(0, Math.max(0, maxVocab - base.length))
       .map(([p]) => p);
-    return new Tokenizer([...base, ...frequent]);
+    return new Tokenizer([...base, ...frequent], numbers);
   }
 
   /** Restores a tokenizer saved with {@link toJSON}. */
   static fromJSON(json: unknown): Tokenizer {
-    return new Tokenizer(TokenizerJson.parse(json).vocab);
+    const { kind, vocab } = TokenizerJson.parse(json);
+    return new Tokenizer(vocab, kind === KIND.digits ? "digits" : "whole");
   }
 
   /** The serialised form (for checkpoints). */
   toJSON(): TokenizerJson {
-    return { kind: "word-number-v1", vocab: [...this.vocab] };
+    return { kind: KIND[this.numbers], vocab: [...this.vocab] };
   }
 
   /** Number of tokens. */
@@ -118,7 +131,7 @@ export class Tokenizer {
         ids.push(specialId);
         continue;
       }
-      for (const p of pieces(part)) {
+      for (const p of pieces(part, this.numbers)) {
         const id = this.#ids.get(p);
         if (id !== undefined) ids.push(id);
         else for (const sub of p.match(FALLBACK)!) ids.push(this.#ids.get(sub) ?? unk);
