@@ -35,6 +35,9 @@ const Flags = z.object({
   batchSize: z.coerce.number().int().positive().default(16).describe("dialogues per optimiser step"),
   microBatch: z.coerce.number().int().positive().default(8).describe("dialogues per forward/backward"),
   minCount: z.coerce.number().int().min(1).default(3).describe("tokenizer: keep words seen this often"),
+  numberWeight: z.coerce.number().positive().default(1).describe(
+    "loss weight of number tokens in the agent's turns (1: plain SFT)",
+  ),
   numbers: z.enum(["whole", "digits"]).default("whole").describe(
     "tokenizer: a number seen in training is one token, or numbers are split into digits",
   ),
@@ -74,7 +77,9 @@ await runCli("pretrain", Flags, async (flags) => {
   const previous = flags.init
     ? await readJson(z.record(z.string(), z.unknown()), `${flags.init}/provenance.json`).catch(() => null)
     : undefined;
-  const examples = sftExamples(tokenizer, dialogues, config.contextLength);
+  const examples = sftExamples(tokenizer, dialogues, config.contextLength, {
+    numberWeight: flags.numberWeight,
+  });
   const sft = SftConfig.parse({ ...flags, seed: flags.seed });
   const result = await trainSft(model, tokenizer, examples, sft, { runDir: flags.run, tag: "pretrain" });
   const seconds = (performance.now() - started) / 1000;

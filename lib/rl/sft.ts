@@ -23,6 +23,17 @@ export type SftConfig = TrainConfig;
 export interface SftExample {
   ids: number[];
   mask: number[];
+  /** Loss weight of each target (where `mask` is 1); absent: every target weighs 1. */
+  weights?: number[];
+}
+
+/** Options of {@link sftExamples}. */
+export interface SftExampleOptions {
+  /**
+   * Loss weight of number tokens in the agent's turns (1: plain SFT). Copying a value the user stated
+   * is the skill success hinges on, and its few tokens are otherwise a sliver of the loss.
+   */
+  numberWeight?: number;
 }
 
 /**
@@ -41,13 +52,15 @@ export function sftExamples(
   tokenizer: Tokenizer,
   dialogues: readonly (readonly DialogueTurn[])[],
   contextLength: number,
+  { numberWeight = 1 }: SftExampleOptions = {},
 ): SftExample[] {
+  const isNumber = tokenizer.vocab.map((t) => /^ ?[0-9]+$/.test(t));
   return dialogues.map((history) => {
     const { ids, agentTurn } = encodeDialogue(tokenizer, history);
-    return {
-      ids: ids.slice(0, contextLength),
-      mask: agentTurn.slice(0, contextLength).map((t) => (t >= 0 ? 1 : 0)),
-    };
+    const cut = ids.slice(0, contextLength);
+    const mask = agentTurn.slice(0, contextLength).map((t) => (t >= 0 ? 1 : 0));
+    if (numberWeight === 1) return { ids: cut, mask };
+    return { ids: cut, mask, weights: mask.map((m, i) => (isNumber[cut[i]] ? m * numberWeight : m)) };
   });
 }
 
@@ -82,7 +95,7 @@ export function trainSft(
   config: SftConfig,
   run: SftRun = {},
 ): Promise<SftResult> {
-  const targets = (e: SftExample) => e.mask.reduce((a, b) => a + b, 0);
+  const targets = (e: SftExample) => (e.weights ?? e.mask).reduce((a, b) => a + b, 0);
   return trainLoop(model, tokenizer, examples, config, {
     tag: run.tag ?? "sft",
     tokens: (e) => e.ids.length,
@@ -95,7 +108,16 @@ export function trainSft(
           padToken: tokenizer.special("<pad>"),
         });
         const count = batch.reduce((s, e) => s + targets(e), 0);
-        return tf.div(tf.neg(tf.sum(lp.sum)), Math.max(1, count)) as tf.Scalar;
+        if (batch.every((e) => !e.weights)) {
+          return tf.div(tf.neg(tf.sum(lp.sum)), Math.max(1, count)) as tf.Scalar;
+        }
+        const width = lp.perToken.shape[1];
+        const weights = batch.flatMap((e) => {
+          const w = e.weights ?? e.mask;
+          return [...w, ...new Array<number>(width - w.length).fill(0)];
+        });
+        const weighted = tf.mul(lp.perToken, tf.tensor2d(weights, [batch.length, width]));
+        return tf.div(tf.neg(tf.sum(weighted)), Math.max(1, count)) as tf.Scalar;
       }),
   }, run);
 }
