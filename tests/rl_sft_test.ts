@@ -62,3 +62,20 @@ Deno.test("sft: an interrupted run resumes to the same weights as an uninterrupt
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("sft: number tokens of agent turns can weigh more; unit weights change nothing", async () => {
+  const weighted = sftExamples(tok, dialogues, 64, { numberWeight: 5 });
+  const { ids, mask, weights } = weighted[1];
+  ids.forEach((id, i) => {
+    const number = /^ ?[0-9]+$/.test(tok.vocab[id]);
+    assert.equal(weights![i], mask[i] === 1 && number ? 5 : mask[i], `token ${i} (${tok.vocab[id]})`);
+  });
+  assert.ok(weights!.includes(5), "the answer's number is weighted");
+  const cfg = SftConfig.parse({ epochs: 1, batchSize: 4, lr: 1e-2 });
+  const plain = await trainSft(new Transformer(config), tok, data, cfg);
+  const ones = data.map((e) => ({ ...e, weights: e.mask.slice() }));
+  const unit = await trainSft(new Transformer(config), tok, ones, cfg);
+  assert.ok(Math.abs(plain.finalLoss - unit.finalLoss) < 1e-6, `${plain.finalLoss} vs ${unit.finalLoss}`);
+  const heavy = await trainSft(new Transformer(config), tok, weighted, cfg);
+  assert.notEqual(heavy.finalLoss, plain.finalLoss);
+});
