@@ -2,7 +2,8 @@
  * SWEET-RL research kit: the ColBench backend-programming benchmark (embedded synthetic suite, scripted
  * simulator, Pyodide test harness, metrics), the scripted calibration agents, and the TensorFlow.js
  * model core (transformer, KV-cache sampling, masked log-probs, training, checkpoints, tokenizer) with
- * the policy agent and supervised fine-tuning.
+ * the policy agent, and SWEET-RL itself: the critics, turn-level and multi-turn DPO, rejection
+ * fine-tuning, best-of-N, and the staged pipeline behind `deno task ablate`.
  *
  * @example
  * ```ts
@@ -49,3 +50,15 @@ export * from "./lib/nn/pretrained.ts";
 export * from "./lib/nn/tokenizer.ts";
 export * from "./lib/nn/chat.ts";
 export * from "./lib/rl/sft.ts";
+export * from "./lib/nn/score.ts";
+export * from "./lib/rl/loop.ts";
+export * from "./lib/rl/losses.ts";
+export * from "./lib/rl/pairs.ts";
+export * from "./lib/rl/critic.ts";
+export * from "./lib/rl/dpo.ts";
+export * from "./lib/agents/best_of_n.ts";
+export * from "./lib/report/plotly.ts";
+export * from "./lib/pipeline/config.ts";
+export * from "./lib/pipeline/stages.ts";
+export * from "./lib/pipeline/ablate.ts";
+export * from "./lib/pipeline/report.ts";
