@@ -10,7 +10,7 @@ import { z } from "zod";
 import { runCli } from "../lib/util/cli.ts";
 import { selectBackend } from "../lib/nn/backend.ts";
 import { ABLATE_PRESETS, AblateConfig, type AblatePreset, METHODS } from "../lib/pipeline/config.ts";
-import { markdownTable, runAblation } from "../lib/pipeline/ablate.ts";
+import { claimRunFolder, markdownTable, runAblation } from "../lib/pipeline/ablate.ts";
 import { reportHtml } from "../lib/pipeline/report.ts";
 import { readJson, validate, writeTextAtomic } from "../lib/util/jsonl.ts";
 
@@ -25,6 +25,9 @@ const Flags = z.object({
     'JSON file of config fields overriding the preset (e.g. {"rankingReference": "policy"})',
   ),
   out: z.string().optional().describe("run folder (default runs/ablate/<preset>); re-running resumes it"),
+  jobs: z.coerce.number().int().min(1).default(2).describe(
+    "seeds run in parallel processes (one core each; the wasm backend is single-threaded)",
+  ),
 });
 
 await runCli("ablate", Flags, async (flags) => {
@@ -50,7 +53,37 @@ await runCli("ablate", Flags, async (flags) => {
     ...(flags.policy ? { policy: flags.policy } : {}),
   }, flags.config ?? "ablate config");
   const root = flags.out ?? `runs/ablate/${flags.preset}`;
-  const results = await runAblation(config, seeds, root);
+  const started = performance.now();
+  const jobs = Math.min(flags.jobs, seeds.length);
+  if (jobs > 1) {
+    // Each child runs its share of the seeds; the aggregation below then only reads their artifacts.
+    await claimRunFolder(root, config);
+    const args = Deno.args.filter((a, i, all) =>
+      !/^--(seeds|jobs)(=|$)/.test(a) && !/^--(seeds|jobs)$/.test(all[i - 1])
+    );
+    const children = Array.from({ length: jobs }, (_, j) => seeds.filter((_, i) => i % jobs === j)).map((
+      share,
+    ) =>
+      new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "-A",
+          new URL(import.meta.url).pathname,
+          ...args,
+          "--seeds",
+          share.join(","),
+          "--jobs",
+          "1",
+        ],
+        stdout: "null",
+      }).spawn().status
+    );
+    const failed = (await Promise.all(children)).filter((status) => !status.success);
+    if (failed.length > 0) {
+      throw new Error(`${failed.length} of ${jobs} seed processes failed (see their output above)`);
+    }
+  }
+  const results = await runAblation(config, seeds, root, { started });
   await writeTextAtomic(`${root}/report.html`, await reportHtml(results));
   console.log(markdownTable(results));
   console.log(

@@ -15,10 +15,7 @@ Deno.test({
   fn: async () => {
     const root = await Deno.makeTempDir({ prefix: "ablate-smoke-" });
     try {
-      const config = AblateConfig.parse({
-        ...ABLATE_PRESETS.smoke,
-        ...(Deno.env.get("SWEET_POLICY") ? { policy: Deno.env.get("SWEET_POLICY") } : {}),
-      });
+      const config = AblateConfig.parse(ABLATE_PRESETS.smoke);
       const results = await runAblation(config, [0], root);
       assert.deepEqual(results.methods.map((m) => m.method), [...METHODS]);
       const dir = `${root}/seed-0`;

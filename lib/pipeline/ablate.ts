@@ -46,8 +46,16 @@ export interface AblationResults {
   finishedAt: string;
 }
 
-/** Records the config in a new run folder, or checks that a resumed folder was made with the same one. */
-async function claimRunFolder(root: string, config: AblateConfig): Promise<void> {
+/**
+ * Records the config in a new run folder, or checks that a resumed folder was made with the same one
+ * (which methods run and the worker count may differ).
+ *
+ * @example
+ * ```ts ignore
+ * await claimRunFolder("runs/ablate/small", config); // throws if the folder holds another config's run
+ * ```
+ */
+export async function claimRunFolder(root: string, config: AblateConfig): Promise<void> {
   const path = `${root}/config.json`;
   const previous = await readJson(z.record(z.string(), z.unknown()), path).catch((e) => {
     if (e instanceof Deno.errors.NotFound) return undefined;
@@ -74,7 +82,8 @@ async function claimRunFolder(root: string, config: AblateConfig): Promise<void>
 }
 
 /**
- * Runs (or resumes) the pipeline for each seed under `root/seed-<s>` and writes `root/results.json`.
+ * Runs (or resumes) the pipeline for each seed under `root/seed-<s>` and writes `root/results.json`;
+ * `started` (a `performance.now()` time) is when the invocation began, for the reported wall time.
  *
  * @example
  * ```ts ignore
@@ -87,8 +96,8 @@ export async function runAblation(
   config: AblateConfig,
   seeds: readonly number[],
   root: string,
+  { started = performance.now() }: { started?: number } = {},
 ): Promise<AblationResults> {
-  const started = performance.now();
   await claimRunFolder(root, config);
   const base = await loadPretrained(config.policy, { trainable: false });
   const harness = await PythonHarness.create({ workers: config.workers });
