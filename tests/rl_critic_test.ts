@@ -10,6 +10,7 @@ import {
   criticSequence,
   CriticVariant,
   initCritic,
+  referenceScores,
   scoreCandidates,
   trainCritic,
   trainingInfo,
@@ -124,8 +125,40 @@ Deno.test("critic: the code's ranking reference (policy without the reference) i
   const critic = initCritic(base, "sweet");
   const history = rollouts[0].dialogue_history.slice(0, 3);
   const paper = scoreCandidates(critic, base, tok, "sweet", rollouts[0].task, history, ["Which number?"]);
-  const code = scoreCandidates(critic, base, tok, "sweet", rollouts[0].task, history, ["Which number?"], "policy");
+  const code = scoreCandidates(
+    critic,
+    base,
+    tok,
+    "sweet",
+    rollouts[0].task,
+    history,
+    ["Which number?"],
+    { reference: "policy" },
+  );
   assert.ok(Math.abs(paper[0]) < 1e-6, "same input: zero advantage before training");
   assert.ok(Math.abs(code[0]) > 1e-6, "different inputs: the reference shifts the score");
+  critic.dispose();
+});
+
+Deno.test("critic: with and without training-time information the inputs differ exactly by the prefix", () => {
+  const withInfo = criticSequence(tok, rollouts[1], "sweet", 512);
+  const without = criticSequence(tok, rollouts[1], "no-info", 512);
+  const prefix = tok.encode(trainingInfo(rollouts[1].task));
+  assert.deepEqual(withInfo.ids, [...prefix, ...without.ids]);
+  assert.deepEqual(withInfo.mask, [...prefix.map(() => 0), ...without.mask]);
+  assert.deepEqual(withInfo.spans.slice(prefix.length), without.spans);
+});
+
+Deno.test("critic: precomputed reference scores give the same ranking scores", () => {
+  const critic = initCritic(base, "turn-sum");
+  critic.setWeights(critic.getWeights().map((w) => ({ ...w, data: w.data.map((x) => x * 1.05) })));
+  const history = rollouts[2].dialogue_history.slice(0, 3);
+  const candidates = ["Which number?", "I WANT TO ANSWER: def f():\n    return 2\n"];
+  const direct = scoreCandidates(critic, base, tok, "turn-sum", rollouts[2].task, history, candidates);
+  const ref = referenceScores(base, tok, true, rollouts[2].task, history, candidates);
+  const shared = scoreCandidates(critic, base, tok, "turn-sum", rollouts[2].task, history, candidates, {
+    referenceScores: ref,
+  });
+  assert.deepEqual(shared, direct);
   critic.dispose();
 });

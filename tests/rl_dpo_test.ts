@@ -72,16 +72,24 @@ Deno.test("dpo: the first step's loss is ln 2 (policy = reference) and training 
   tf.dispose([...policy.variables(), ...reference.variables()]);
 });
 
-Deno.test("dpo: the NLL term in either scope adds to the loss", async () => {
+Deno.test("dpo: the NLL term covers the chosen response (or, optionally, its whole sequence) and nothing else", async () => {
   const reference = new Transformer(config, { trainable: false });
-  const losses = [];
+  const nll = (masks: number[][]) => {
+    const r = maskedLogProbsNumbers(reference, { tokens: prefs.map((p) => p.chosen.ids), mask: masks });
+    return -r.sum.reduce((a, b) => a + b, 0) / r.counts.reduce((a, b) => a + b, 0);
+  };
+  const expected = {
+    response: nll(prefs.map((p) => p.chosen.mask)),
+    sequence: nll(prefs.map((p) => p.chosen.ids.map((_, i) => (i > 0 ? 1 : 0)))),
+  };
   for (const nllScope of ["response", "sequence"] as const) {
     const policy = reference.clone();
-    const cfg = DpoConfig.parse({ epochs: 1, batchSize: 4, nllCoef: 1, nllScope });
-    losses.push((await trainDpo(policy, reference, tok, prefs, cfg)).finalLoss);
+    // One step over all pairs in one micro-batch: the reported loss is the first forward pass's.
+    const cfg = DpoConfig.parse({ epochs: 1, batchSize: 4, microBatch: 8, nllCoef: 1, nllScope });
+    const { finalLoss } = await trainDpo(policy, reference, tok, prefs, cfg);
+    assert.ok(Math.abs(finalLoss - (Math.LN2 + expected[nllScope])) < 1e-4, `${nllScope}: ${finalLoss}`);
     policy.dispose();
   }
-  assert.ok(losses.every((l) => l > Math.LN2 + 1), `${losses}`);
-  assert.notEqual(losses[0], losses[1]);
+  assert.notEqual(expected.response, expected.sequence);
   reference.dispose();
 });

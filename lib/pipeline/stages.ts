@@ -21,7 +21,15 @@ import { fittedPromptIds } from "../nn/chat.ts";
 import type { Transformer } from "../nn/model.ts";
 import { loadPretrained, type Pretrained, savePretrained } from "../nn/pretrained.ts";
 import { generate } from "../nn/sample.ts";
-import { CriticConfig, type CriticVariant, initCritic, scoreCandidates, trainCritic } from "../rl/critic.ts";
+import {
+  CriticConfig,
+  type CriticVariant,
+  initCritic,
+  referenceScores,
+  scoreCandidates,
+  trainCritic,
+  variantSpec,
+} from "../rl/critic.ts";
 import { DpoConfig, trainDpo, trajectoryPreference, turnPreference } from "../rl/dpo.ts";
 import { criticPairs, topBottomPairs } from "../rl/pairs.ts";
 import { SftConfig, sftExamples, trainSft } from "../rl/sft.ts";
@@ -258,6 +266,44 @@ export async function critic(
   return await loadPretrained(`${run.dir}/${dir}`, { trainable: false });
 }
 
+/** The frozen base model's scores of every state's candidates (with or without the reference in front),
+ * shared by all log-ratio critics that read the same input. */
+const ReferenceRow = z.object({
+  state: z.number().int().min(0).describe("state index"),
+  sum: z.array(z.number()).describe("summed log-probability per candidate"),
+  mean: z.array(z.number()).describe("mean log-probability per candidate"),
+});
+
+async function referenceRanks(
+  run: SeedRun,
+  data: readonly Trajectory[],
+  rows: readonly CandidateRow[],
+  withInfo: boolean,
+): Promise<{ sum: number[]; mean: number[]; perToken: number[][] }[]> {
+  const artifact = `ranks/reference-${withInfo ? "with-info" : "plain"}.jsonl`;
+  await stage(run, artifact.replace(/\.jsonl$/, ""), artifact, async () => {
+    const progress = new Progress(
+      `reference scores (${withInfo ? "with" : "without"} the reference)`,
+      rows.length,
+    );
+    const out = rows.map((row, i) => {
+      const r = referenceScores(
+        run.base.model,
+        run.base.tokenizer,
+        withInfo,
+        data[row.trajectory].task,
+        historyOf(data, row),
+        row.candidates,
+      );
+      progress.update(i + 1);
+      return { state: row.state, sum: r.sum, mean: r.mean };
+    });
+    progress.done();
+    await writeJsonl(`${run.dir}/${artifact}`, ReferenceRow, out);
+  });
+  return (await readJsonl(ReferenceRow, `${run.dir}/${artifact}`)).map((r) => ({ ...r, perToken: [] }));
+}
+
 /** Stage 4: a critic's scores of every state's candidates. */
 export async function ranks(
   run: SeedRun,
@@ -267,6 +313,10 @@ export async function ranks(
 ): Promise<RankRow[]> {
   const artifact = `ranks/${variant}.jsonl`;
   const trained = (await exists(`${run.dir}/${artifact}`)) ? undefined : await critic(run, data, variant);
+  const spec = variantSpec(variant);
+  const shared = !trained || spec.kind !== "log-ratio"
+    ? undefined
+    : await referenceRanks(run, data, rows, run.config.rankingReference === "policy" ? false : spec.info);
   await stage(run, `ranks/${variant}`, artifact, async () => {
     if (!trained) throw new Error("unreachable: the critic is loaded whenever ranks are missing");
     const progress = new Progress(`ranking (${variant})`, rows.length);
@@ -279,7 +329,7 @@ export async function ranks(
         data[row.trajectory].task,
         historyOf(data, row),
         row.candidates,
-        run.config.rankingReference,
+        shared ? { referenceScores: shared[i] } : {},
       );
       progress.update(i + 1);
       return { state: row.state, scores };

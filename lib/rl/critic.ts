@@ -21,10 +21,16 @@
 import * as tf from "@tensorflow/tfjs";
 import { z } from "zod";
 import type { BackendTask, DialogueTurn, Trajectory } from "../colbench/schema.ts";
-import { encodeDialogue, promptIds } from "../nn/chat.ts";
+import { encodeDialogue, fittedPromptIds } from "../nn/chat.ts";
 import { maskedLogProbs, maskedLogProbsNumbers } from "../nn/logprobs.ts";
 import { Transformer } from "../nn/model.ts";
-import { pooledValues, scoreContinuations, sequenceValues, valuesAt } from "../nn/score.ts";
+import {
+  type ContinuationScores,
+  pooledValues,
+  scoreContinuations,
+  sequenceValues,
+  valuesAt,
+} from "../nn/score.ts";
 import type { Tokenizer } from "../nn/tokenizer.ts";
 import { type LoopResult, type LoopRun, TrainConfig, trainLoop } from "./loop.ts";
 import { type AdvantageReduction, bradleyTerryLoss, trajectoryAdvantage } from "./losses.ts";
@@ -42,9 +48,13 @@ export const CriticVariant = z.enum([
 /** A critic variant. */
 export type CriticVariant = z.infer<typeof CriticVariant>;
 
-interface VariantSpec {
+/** What a critic variant is made of. */
+export interface VariantSpec {
+  /** Reads the training-time information (the reference solution). */
   info: boolean;
+  /** Log-ratio against a frozen copy of the base policy, or a scalar head. */
   kind: "log-ratio" | "regression" | "value";
+  /** How turn advantages add up (log-ratio critics). */
   reduction: AdvantageReduction;
 }
 
@@ -56,6 +66,19 @@ const VARIANTS: Record<CriticVariant, VariantSpec> = {
   "regression": { info: true, kind: "regression", reduction: "turn-mean" },
   "value": { info: true, kind: "value", reduction: "turn-mean" },
 };
+
+/**
+ * The make-up of a variant.
+ *
+ * @example
+ * ```ts
+ * import { variantSpec } from "./critic.ts";
+ * variantSpec("no-info"); // { info: false, kind: "log-ratio", reduction: "turn-mean" }
+ * ```
+ */
+export function variantSpec(variant: CriticVariant): VariantSpec {
+  return VARIANTS[variant];
+}
 
 /** Critic hyper-parameters. */
 export const CriticConfig = TrainConfig.extend({
@@ -144,7 +167,7 @@ interface ValueExample {
   label: number;
 }
 
-function referenceScores(ref: Transformer, sequences: CriticSequence[], pad: number): RefScores[] {
+function frozenScores(ref: Transformer, sequences: CriticSequence[], pad: number): RefScores[] {
   const out: RefScores[] = [];
   for (let i = 0; i < sequences.length; i += 8) {
     const chunk = sequences.slice(i, i + 8);
@@ -215,7 +238,7 @@ export function trainCritic(
     rejected: criticSequence(tok, p.rejected, config.variant, context),
   }));
   if (spec.kind === "log-ratio") {
-    const refs = referenceScores(base, examples.flatMap((e) => [e.chosen, e.rejected]), pad);
+    const refs = frozenScores(base, examples.flatMap((e) => [e.chosen, e.rejected]), pad);
     examples.forEach((e, i) => (e.ref = [refs[2 * i], refs[2 * i + 1]]));
   }
   return trainLoop(critic, tok, examples, config, {
@@ -280,26 +303,86 @@ export function scoreCandidates(
   task: BackendTask,
   history: readonly DialogueTurn[],
   candidates: readonly string[],
-  reference: RankingReference = "critic",
+  options: ScoreCandidateOptions = {},
 ): number[] {
   const spec = VARIANTS[variant];
-  const prefix = promptIds(tok, history, spec.info ? trainingInfo(task) : "");
-  const end = tok.special("<|end|>");
-  const room = critic.config.contextLength - prefix.length;
-  if (room < 1) {
-    throw new RangeError(
-      `scoreCandidates: the state alone (${prefix.length} tokens) fills the critic's context`,
-    );
-  }
-  const continuations = candidates.map((c) => [...tok.encode(c), end].slice(0, room));
+  const { prefix, continuations } = candidateInputs(
+    tok,
+    critic.config.contextLength,
+    spec.info,
+    task,
+    history,
+    candidates,
+  );
   if (spec.kind === "regression") return pooledValues(critic, prefix, continuations, "mean");
   if (spec.kind === "value") return pooledValues(critic, prefix, continuations, "last");
   const mine = scoreContinuations(critic, prefix, continuations);
-  const ref = scoreContinuations(
-    base,
-    reference === "critic" ? prefix : promptIds(tok, history),
-    continuations,
-  );
+  const ref = options.referenceScores ??
+    referenceScores(base, tok, options.reference === "policy" ? false : spec.info, task, history, candidates);
   const key = spec.reduction === "turn-sum" ? "sum" : "mean";
   return mine[key].map((x, i) => x - ref[key][i]);
+}
+
+/** Options of {@link scoreCandidates}. */
+export interface ScoreCandidateOptions {
+  /** What a log-ratio critic subtracts (default `critic`). */
+  reference?: RankingReference;
+  /** The reference's scores of these candidates, when already computed (see {@link referenceScores}). */
+  referenceScores?: ContinuationScores;
+}
+
+/**
+ * The frozen base model's log-probabilities of candidate turns, with or without the reference in front:
+ * the part of a log-ratio critic's score that every variant reading the same input shares, so a pipeline
+ * computes it once per state.
+ *
+ * @example
+ * ```ts ignore
+ * const ref = referenceScores(base, tokenizer, true, task, history, candidates);
+ * const a = scoreCandidates(critic, base, tokenizer, "sweet", task, history, candidates, { referenceScores: ref });
+ * ```
+ */
+export function referenceScores(
+  base: Transformer,
+  tok: Tokenizer,
+  withInfo: boolean,
+  task: BackendTask,
+  history: readonly DialogueTurn[],
+  candidates: readonly string[],
+): ContinuationScores {
+  const { prefix, continuations } = candidateInputs(
+    tok,
+    base.config.contextLength,
+    withInfo,
+    task,
+    history,
+    candidates,
+  );
+  return scoreContinuations(base, prefix, continuations);
+}
+
+/** Longest candidate turn scored, in tokens (the policy samples at most 200). */
+const MAX_CANDIDATE_TOKENS = 200;
+
+/**
+ * The state (reference first where read, then the dialogue, its oldest turns dropped if it would not
+ * fit beside the longest candidate) and the candidates' tokens with their `<|end|>`.
+ */
+function candidateInputs(
+  tok: Tokenizer,
+  contextLength: number,
+  withInfo: boolean,
+  task: BackendTask,
+  history: readonly DialogueTurn[],
+  candidates: readonly string[],
+): { prefix: number[]; continuations: number[][] } {
+  const end = tok.special("<|end|>");
+  const continuations = candidates.map((c) => [...tok.encode(c), end].slice(0, MAX_CANDIDATE_TOKENS));
+  const info = withInfo ? tok.encode(trainingInfo(task)) : [];
+  const longest = Math.max(1, ...continuations.map((c) => c.length));
+  const budget = contextLength - info.length - longest;
+  if (budget < 8) {
+    throw new RangeError(`scoreCandidates: the reference and a candidate leave no room for the dialogue`);
+  }
+  return { prefix: [...info, ...fittedPromptIds(tok, history, budget)], continuations };
 }
