@@ -74,7 +74,10 @@ Deno.test({
       const again = await runAblation(config, [0], root);
       assert.deepEqual(await readJson(Timings, `${dir}/timings.json`), after);
       assert.deepEqual(again.methods.map((m) => m.success), results.methods.map((m) => m.success));
-      await assert.rejects(runAblation({ ...config, stateFraction: 0.9 }, [0], root), /different config \(stateFraction/);
+      await assert.rejects(
+        runAblation({ ...config, stateFraction: 0.9 }, [0], root),
+        /different config \(stateFraction/,
+      );
     } finally {
       await Deno.remove(root, { recursive: true });
     }
