@@ -102,9 +102,9 @@ export type AblateConfig = z.output<typeof AblateConfig>;
 
 const SMALL = {
   preset: "small",
-  trainTasks: 1500,
+  trainTasks: 1000,
   rollouts: 3,
-  stateFraction: 0.34,
+  stateFraction: 0.05,
   candidates: 16,
   pairsPerState: 4,
   evalTasks: 500,
