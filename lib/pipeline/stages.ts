@@ -279,7 +279,7 @@ async function referenceRanks(
   data: readonly Trajectory[],
   rows: readonly CandidateRow[],
   withInfo: boolean,
-): Promise<{ sum: number[]; mean: number[]; perToken: number[][] }[]> {
+): Promise<z.infer<typeof ReferenceRow>[]> {
   const artifact = `ranks/reference-${withInfo ? "with-info" : "plain"}.jsonl`;
   await stage(run, artifact.replace(/\.jsonl$/, ""), artifact, async () => {
     const progress = new Progress(
@@ -301,7 +301,7 @@ async function referenceRanks(
     progress.done();
     await writeJsonl(`${run.dir}/${artifact}`, ReferenceRow, out);
   });
-  return (await readJsonl(ReferenceRow, `${run.dir}/${artifact}`)).map((r) => ({ ...r, perToken: [] }));
+  return await readJsonl(ReferenceRow, `${run.dir}/${artifact}`);
 }
 
 /** Stage 4: a critic's scores of every state's candidates. */

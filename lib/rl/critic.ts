@@ -328,7 +328,7 @@ export interface ScoreCandidateOptions {
   /** What a log-ratio critic subtracts (default `critic`). */
   reference?: RankingReference;
   /** The reference's scores of these candidates, when already computed (see {@link referenceScores}). */
-  referenceScores?: ContinuationScores;
+  referenceScores?: Pick<ContinuationScores, "sum" | "mean">;
 }
 
 /**

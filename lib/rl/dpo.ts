@@ -9,12 +9,13 @@
 import * as tf from "@tensorflow/tfjs";
 import { z } from "zod";
 import type { DialogueTurn } from "../colbench/schema.ts";
-import { encodeDialogue, fittedPromptIds } from "../nn/chat.ts";
+import { fittedPromptIds } from "../nn/chat.ts";
 import { maskedLogProbs, maskedLogProbsNumbers } from "../nn/logprobs.ts";
 import type { Transformer } from "../nn/model.ts";
 import type { Tokenizer } from "../nn/tokenizer.ts";
 import { type LoopResult, type LoopRun, TrainConfig, trainLoop } from "./loop.ts";
 import { dpoLoss } from "./losses.ts";
+import { sftExamples } from "./sft.ts";
 import type { TrajectoryPair } from "./pairs.ts";
 
 /** DPO hyper-parameters. */
@@ -83,14 +84,13 @@ export function trajectoryPreference(
   pair: TrajectoryPair,
   contextLength: number,
 ): Preference {
-  const side = (history: readonly DialogueTurn[]): PolicySequence => {
-    const { ids, agentTurn } = encodeDialogue(tok, history);
-    return {
-      ids: ids.slice(0, contextLength),
-      mask: agentTurn.slice(0, contextLength).map((t) => (t >= 0 ? 1 : 0)),
-    };
-  };
-  return { chosen: side(pair.chosen.dialogue_history), rejected: side(pair.rejected.dialogue_history) };
+  // The same tokens and agent-turn mask as supervised fine-tuning on these dialogues.
+  const [chosen, rejected] = sftExamples(
+    tok,
+    [pair.chosen.dialogue_history, pair.rejected.dialogue_history],
+    contextLength,
+  );
+  return { chosen, rejected };
 }
 
 interface Example extends Preference {
