@@ -11,10 +11,8 @@ import { z } from "zod";
 import type { Agent } from "../agents/agent.ts";
 import { BestOfNAgent } from "../agents/best_of_n.ts";
 import { PolicyAgent } from "../agents/policy.ts";
-import { runEpisodes } from "../colbench/episode.ts";
-import { scoreTrajectories } from "../colbench/evaluate.ts";
+import { evaluateAgent, type Evaluation } from "../colbench/evaluate.ts";
 import type { PythonHarness } from "../colbench/harness/harness.ts";
-import { mean, summarize } from "../colbench/metrics.ts";
 import { type BackendTask, type DialogueTurn, Trajectory } from "../colbench/schema.ts";
 import { ScriptedSimulator } from "../colbench/simulator.ts";
 import { fittedPromptIds } from "../nn/chat.ts";
@@ -75,17 +73,14 @@ export type EvalSummary = z.infer<typeof EvalSummary>;
 
 const Timings = z.record(z.string(), z.number());
 
-function summaryOf(method: string, seed: number, scored: readonly Trajectory[]): EvalSummary {
-  const summary = summarize(scored.map((t) => t.reward ?? 0), seed);
+function summaryOf(method: string, seed: number, evaluation: Evaluation): EvalSummary {
   return {
     method,
     seed,
-    n: scored.length,
-    "eval/tests_passed": summary.testsPassed.mean,
-    "eval/success": summary.success.mean,
-    "eval/mean_turns": mean(
-      scored.map((t) => t.dialogue_history.filter((m) => m.role === "assistant").length),
-    ),
+    n: evaluation.trajectories.length,
+    "eval/tests_passed": evaluation.summary.testsPassed.mean,
+    "eval/success": evaluation.summary.success.mean,
+    "eval/mean_turns": evaluation.meanTurns,
   };
 }
 
@@ -157,14 +152,15 @@ async function play(
   streamSeed: number,
   label: string,
   maxTurns?: number,
-): Promise<Trajectory[]> {
+): Promise<Evaluation> {
   const progress = new Progress(label, tasks.length);
-  const played = await runEpisodes(tasks, agent, new ScriptedSimulator(streamSeed), {
+  const evaluation = await evaluateAgent(tasks, agent, new ScriptedSimulator(streamSeed), run.harness, {
     ...(maxTurns ? { maxTurns } : {}),
+    seed: run.seed,
     onProgress: (done) => progress.update(done),
   });
   progress.done();
-  return await scoreTrajectories(run.harness, played);
+  return evaluation;
 }
 
 /** Stage 1: k rollouts per train task from the base policy, rollout-major as in the reference files. */
@@ -173,7 +169,7 @@ export async function rollouts(run: SeedRun): Promise<Trajectory[]> {
     const all: Trajectory[] = [];
     for (let r = 0; r < run.config.rollouts; r++) {
       const stream = run.seed * 100 + r;
-      const played = await play(
+      const { trajectories: played } = await play(
         run,
         policyAgent(run, run.base.model, stream),
         run.trainTasks,
@@ -410,7 +406,7 @@ export async function evaluate(
     if (!model) throw new Error("unreachable: the policy is loaded whenever the evaluation is missing");
     const stream = run.seed * 100 + EVAL_STREAM;
     const maxTurns = method === "single-turn" ? 1 : undefined;
-    const scored = await play(
+    const evaluation = await play(
       run,
       policyAgent(run, model, stream),
       run.testTasks,
@@ -419,8 +415,8 @@ export async function evaluate(
       maxTurns,
     );
     if (model !== run.base.model) model.dispose();
-    await writeJsonl(`${run.dir}/eval/${slug(method)}.jsonl`, Trajectory, scored);
-    await writeJson(`${run.dir}/${artifact}`, EvalSummary, summaryOf(method, run.seed, scored));
+    await writeJsonl(`${run.dir}/eval/${slug(method)}.jsonl`, Trajectory, evaluation.trajectories);
+    await writeJson(`${run.dir}/${artifact}`, EvalSummary, summaryOf(method, run.seed, evaluation));
   });
   return await readJson(EvalSummary, `${run.dir}/${artifact}`);
 }
@@ -444,10 +440,10 @@ export async function bestOfN(
       ? new BestOfNAgent(policy, { model: trained.model, variant, base: run.base.model }, n)
       : policy;
     const tasks = run.testTasks.slice(0, run.config.bestOfN.tasks);
-    const scored = await play(run, agent, tasks, stream, method);
+    const evaluation = await play(run, agent, tasks, stream, method);
     trained?.model.dispose();
-    await writeJsonl(`${run.dir}/best-of-n/${slug(method)}.jsonl`, Trajectory, scored);
-    await writeJson(`${run.dir}/${artifact}`, EvalSummary, summaryOf(method, run.seed, scored));
+    await writeJsonl(`${run.dir}/best-of-n/${slug(method)}.jsonl`, Trajectory, evaluation.trajectories);
+    await writeJson(`${run.dir}/${artifact}`, EvalSummary, summaryOf(method, run.seed, evaluation));
   });
   return await readJson(EvalSummary, `${run.dir}/${artifact}`);
 }
