@@ -10,7 +10,8 @@ import { z } from "zod";
 import { runCli } from "../lib/util/cli.ts";
 import { selectBackend } from "../lib/nn/backend.ts";
 import { ABLATE_PRESETS, AblateConfig, type AblatePreset, METHODS } from "../lib/pipeline/config.ts";
-import { claimRunFolder, markdownTable, runAblation } from "../lib/pipeline/ablate.ts";
+import { claimRunFolder, markdownTable, runAblation, runStages } from "../lib/pipeline/ablate.ts";
+import { clearStaleLocks } from "../lib/pipeline/stages.ts";
 import { reportHtml } from "../lib/pipeline/report.ts";
 import { readJson, validate, writeTextAtomic } from "../lib/util/jsonl.ts";
 
@@ -26,8 +27,9 @@ const Flags = z.object({
   ),
   out: z.string().optional().describe("run folder (default runs/ablate/<preset>); re-running resumes it"),
   jobs: z.coerce.number().int().min(1).default(2).describe(
-    "seeds run in parallel processes (one core each; the wasm backend is single-threaded)",
+    "processes sharing the work (one core each; the wasm backend is single-threaded)",
   ),
+  worker: z.stringbool().default(false).describe("internal: compute stages only (one of --jobs processes)"),
 });
 
 await runCli("ablate", Flags, async (flags) => {
@@ -54,36 +56,23 @@ await runCli("ablate", Flags, async (flags) => {
   }, flags.config ?? "ablate config");
   const root = flags.out ?? `runs/ablate/${flags.preset}`;
   const started = performance.now();
-  const jobs = Math.min(flags.jobs, seeds.length);
-  if (jobs > 1) {
-    // Each child runs its share of the seeds; the aggregation below then only reads their artifacts.
+  if (flags.worker) return await runStages(config, seeds, root);
+  await clearStaleLocks(root);
+  if (flags.jobs > 1) {
+    // Each child works through every seed; stage locks spread the stages over them.
     await claimRunFolder(root, config);
-    const args = Deno.args.filter((a, i, all) =>
-      !/^--(seeds|jobs)(=|$)/.test(a) && !/^--(seeds|jobs)$/.test(all[i - 1])
-    );
-    const children = Array.from({ length: jobs }, (_, j) => seeds.filter((_, i) => i % jobs === j)).map((
-      share,
-    ) =>
+    const args = Deno.args.filter((a, i, all) => !/^--jobs(=|$)/.test(a) && all[i - 1] !== "--jobs");
+    const children = Array.from({ length: flags.jobs }, () =>
       new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "-A",
-          new URL(import.meta.url).pathname,
-          ...args,
-          "--seeds",
-          share.join(","),
-          "--jobs",
-          "1",
-        ],
+        args: ["run", "-A", new URL(import.meta.url).pathname, ...args, "--worker", "--jobs", "1"],
         stdout: "null",
-      }).spawn().status
-    );
+      }).spawn().status);
     const failed = (await Promise.all(children)).filter((status) => !status.success);
     if (failed.length > 0) {
-      throw new Error(`${failed.length} of ${jobs} seed processes failed (see their output above)`);
+      throw new Error(`${failed.length} of ${flags.jobs} worker processes failed (see their output above)`);
     }
   }
-  const results = await runAblation(config, seeds, root, { started });
+  const results = await runAblation(config, seeds, root, { started, computed: flags.jobs > 1 });
   await writeTextAtomic(`${root}/report.html`, await reportHtml(results));
   console.log(markdownTable(results));
   console.log(

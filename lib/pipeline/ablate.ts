@@ -13,7 +13,17 @@ import { loadSplit } from "../colbench/splits.ts";
 import { loadPretrained } from "../nn/pretrained.ts";
 import { readJson, readJsonl, writeJson } from "../util/jsonl.ts";
 import { type AblateConfig, type Method, PAPER_NUMBERS } from "./config.ts";
-import { bestOfN, type EvalSummary, evaluate, rollouts, type SeedRun, slug, stageTimings } from "./stages.ts";
+import {
+  bestOfN,
+  clearStaleLocks,
+  EvalSummary,
+  evaluate,
+  offlineDir,
+  type SeedRun,
+  slug,
+  StageBusy,
+  stageTimings,
+} from "./stages.ts";
 
 /** One method's results over all seeds. */
 export interface MethodResult {
@@ -40,7 +50,7 @@ export interface AblationResults {
   seeds: number[];
   methods: MethodResult[];
   bestOfN: BestOfNResult[];
-  /** Wall time of this invocation and, per seed, of each stage (as first run). */
+  /** Wall time of this invocation and, for the offline data and per seed, of each stage (as first run). */
   wallSeconds: number;
   stageSeconds: Record<string, Record<string, number>>;
   finishedAt: string;
@@ -81,9 +91,87 @@ export async function claimRunFolder(root: string, config: AblateConfig): Promis
   }
 }
 
+/** Shared, read-only inputs of every seed's run. */
+async function openRun(config: AblateConfig, seeds: readonly number[], root: string) {
+  const base = await loadPretrained(config.policy, { trainable: false });
+  const harness = await PythonHarness.create({ workers: config.workers });
+  const trainTasks = (await loadSplit("train")).slice(0, config.trainTasks);
+  const testTasks = (await loadSplit("test")).slice(0, config.evalTasks);
+  const runs = seeds.map((seed): SeedRun => ({
+    config,
+    seed,
+    root,
+    dir: `${root}/seed-${seed}`,
+    base,
+    harness,
+    trainTasks,
+    testTasks,
+  }));
+  return {
+    runs,
+    close: async () => {
+      await harness.close();
+      base.model.dispose();
+    },
+  };
+}
+
+/** Every evaluation the run reports, as jobs: each method of each seed, then the best-of-N points. */
+function jobsOf(runs: readonly SeedRun[]): { label: string; run: () => Promise<unknown> }[] {
+  const { methods, bestOfN: curve } = runs[0].config;
+  return runs.flatMap((run) => [
+    ...methods.map((method) => ({ label: `seed ${run.seed} ${method}`, run: () => evaluate(run, method) })),
+    ...curve.variants.flatMap((variant) =>
+      curve.n.map((n) => ({
+        label: `seed ${run.seed} best-of-${n} ${variant}`,
+        run: () => bestOfN(run, variant, n),
+      }))
+    ),
+  ]);
+}
+
 /**
- * Runs (or resumes) the pipeline for each seed under `root/seed-<s>` and writes `root/results.json`;
- * `started` (a `performance.now()` time) is when the invocation began, for the reported wall time.
+ * Computes every missing stage of the run (the offline data, then each seed's methods and best-of-N
+ * points). Several processes may run this on one folder at once (`deno task ablate --jobs N`): a stage
+ * another process holds is skipped and retried later, so the work spreads over the processes without
+ * a fixed split.
+ *
+ * @example
+ * ```ts ignore
+ * await runStages(config, [0, 1, 2], "runs/ablate/small"); // in each of several processes
+ * ```
+ */
+export async function runStages(config: AblateConfig, seeds: readonly number[], root: string): Promise<void> {
+  await claimRunFolder(root, config);
+  const { runs, close } = await openRun(config, seeds, root);
+  try {
+    let pending = jobsOf(runs);
+    const total = pending.length;
+    let done = 0;
+    while (pending.length > 0) {
+      const waiting = [];
+      for (const job of pending) {
+        try {
+          await job.run();
+          console.error(`[${++done}/${total} done] ${job.label}`);
+        } catch (e) {
+          if (!(e instanceof StageBusy)) throw e;
+          waiting.push(job);
+        }
+      }
+      // Everything left is held by other processes: poll until they finish their stages.
+      if (waiting.length === pending.length) await new Promise((r) => setTimeout(r, 2000));
+      pending = waiting;
+    }
+  } finally {
+    await close();
+  }
+}
+
+/**
+ * Runs (or resumes) the pipeline for each seed under `root/seed-<s>` (offline data in `root/offline`)
+ * and writes `root/results.json`; `started` (a `performance.now()` time) is when the invocation began,
+ * for the reported wall time. Call it while no other process works on `root` (it clears their locks).
  *
  * @example
  * ```ts ignore
@@ -96,66 +184,55 @@ export async function runAblation(
   config: AblateConfig,
   seeds: readonly number[],
   root: string,
-  { started = performance.now() }: { started?: number } = {},
+  { started = performance.now(), computed = false }: { started?: number; computed?: boolean } = {},
 ): Promise<AblationResults> {
-  await claimRunFolder(root, config);
-  const base = await loadPretrained(config.policy, { trainable: false });
-  const harness = await PythonHarness.create({ workers: config.workers });
-  const trainTasks = (await loadSplit("train")).slice(0, config.trainTasks);
-  const testTasks = (await loadSplit("test")).slice(0, config.evalTasks);
-  const perMethod = new Map<Method, { summaries: EvalSummary[]; rewards: number[] }>();
-  const stageSeconds: Record<string, Record<string, number>> = {};
-  const curves = new Map<string, number[]>();
-  try {
-    for (const seed of seeds) {
-      const run: SeedRun = {
-        config,
-        seed,
-        dir: `${root}/seed-${seed}`,
-        base,
-        harness,
-        trainTasks,
-        testTasks,
-      };
-      const data = await rollouts(run);
-      for (const method of config.methods) {
-        const summary = await evaluate(run, data, method);
-        const played = await readJsonl(Trajectory, `${run.dir}/eval/${slug(method)}.jsonl`);
-        const entry = perMethod.get(method) ?? { summaries: [], rewards: [] };
-        entry.summaries.push(summary);
-        entry.rewards.push(...played.map((t) => t.reward ?? 0));
-        perMethod.set(method, entry);
-      }
-      for (const variant of config.bestOfN.variants) {
-        for (const n of config.bestOfN.n) {
-          const summary = await bestOfN(run, data, variant, n);
-          const played = await readJsonl(Trajectory, `${run.dir}/best-of-n/${slug(summary.method)}.jsonl`);
-          const key = `${variant}:${n}`;
-          curves.set(key, [...(curves.get(key) ?? []), ...played.map((t) => t.reward ?? 0)]);
-        }
-      }
-      stageSeconds[`seed-${seed}`] = await stageTimings(run.dir);
-    }
-  } finally {
-    await harness.close();
-    base.model.dispose();
+  if (!computed) {
+    await clearStaleLocks(root);
+    await runStages(config, seeds, root);
   }
-  const methods = config.methods.map((method): MethodResult => {
-    const { summaries, rewards } = perMethod.get(method)!;
+  return await collectResults(config, seeds, root, started);
+}
+
+/** Reads every seed's evaluations and writes `root/results.json`. */
+async function collectResults(
+  config: AblateConfig,
+  seeds: readonly number[],
+  root: string,
+  started: number,
+): Promise<AblationResults> {
+  const rewardsOf = async (dir: string, method: string) =>
+    (await readJsonl(Trajectory, `${dir}/${slug(method)}.jsonl`)).map((t) => t.reward ?? 0);
+  const dirs = seeds.map((seed) => `${root}/seed-${seed}`);
+  const methods: MethodResult[] = [];
+  for (const method of config.methods) {
+    const perSeed: EvalSummary[] = [], rewards: number[] = [];
+    for (const dir of dirs) {
+      perSeed.push(await readJson(EvalSummary, `${dir}/eval/${slug(method)}.summary.json`));
+      rewards.push(...await rewardsOf(`${dir}/eval`, method));
+    }
     const pooled = summarize(rewards, 0);
-    return {
+    methods.push({
       method,
       testsPassed: pooled.testsPassed,
       success: pooled.success,
-      perSeed: summaries,
+      perSeed,
       paper: PAPER_NUMBERS[method],
-    };
-  });
-  const bestOfNResults = [...curves].map(([key, rewards]): BestOfNResult => {
-    const [variant, n] = key.split(":");
-    const pooled = summarize(rewards, 0);
-    return { variant, n: Number(n), testsPassed: pooled.testsPassed, success: pooled.success };
-  });
+    });
+  }
+  const bestOfNResults: BestOfNResult[] = [];
+  for (const variant of config.bestOfN.variants) {
+    for (const n of config.bestOfN.n) {
+      const rewards: number[] = [];
+      const method = n === 1 ? "best-of-1" : `best-of-${n}/${variant}`;
+      for (const dir of dirs) rewards.push(...await rewardsOf(`${dir}/best-of-n`, method));
+      const pooled = summarize(rewards, 0);
+      bestOfNResults.push({ variant, n, testsPassed: pooled.testsPassed, success: pooled.success });
+    }
+  }
+  const stageSeconds: Record<string, Record<string, number>> = {
+    offline: await stageTimings(offlineDir(root)),
+  };
+  for (const seed of seeds) stageSeconds[`seed-${seed}`] = await stageTimings(`${root}/seed-${seed}`);
   const results: AblationResults = {
     config,
     seeds: [...seeds],

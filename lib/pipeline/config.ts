@@ -58,6 +58,9 @@ export const AblateConfig = z.object({
     "base policy checkpoint (zero-shot, initial actor and critic)",
   ),
   trainTasks: z.number().int().positive().describe("first N train tasks used for offline rollouts"),
+  dataSeed: z.number().int().default(0).describe(
+    "seed of the offline data (rollouts, candidates), which every seed of the run shares",
+  ),
   rollouts: z.number().int().min(2).describe("offline rollouts per train task (paper: 3)"),
   stateFraction: z.number().gt(0).max(1).describe(
     "share of offline trajectories, in file order (rollout 0 first), whose turns become actor states (paper: 0.1)",

@@ -5,6 +5,11 @@
  *
  * rollouts → critic pairs → critics → states → candidates → ranks → actor pairs → actors → evaluation
  *
+ * The offline data (rollouts, candidates and the frozen reference's scores of them) are collected once
+ * per run, in `<run>/offline`, and shared by every seed, as the paper trains on one fixed offline
+ * dataset; seeds vary the critics, the actors and the evaluation. Each stage holds a lock file while it
+ * runs, so several processes can work on one run folder at once without computing anything twice.
+ *
  * @module
  */
 import { z } from "zod";
@@ -71,8 +76,6 @@ export const EvalSummary = z.object({
 /** What an evaluation reports. */
 export type EvalSummary = z.infer<typeof EvalSummary>;
 
-const Timings = z.record(z.string(), z.number());
-
 function summaryOf(method: string, seed: number, evaluation: Evaluation): EvalSummary {
   return {
     method,
@@ -88,12 +91,16 @@ function summaryOf(method: string, seed: number, evaluation: Evaluation): EvalSu
 export interface SeedRun {
   config: AblateConfig;
   seed: number;
+  /** The run folder: the offline data live in `root/offline`, shared by every seed. */
+  root: string;
   /** The seed's folder. */
   dir: string;
   base: Pretrained;
   harness: PythonHarness;
   trainTasks: BackendTask[];
   testTasks: BackendTask[];
+  /** The rollouts, once read (see {@link offlineData}). */
+  data?: Trajectory[];
 }
 
 /** A folder-safe name of a method. */
@@ -111,28 +118,104 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** Runs `compute` unless `artifact` exists; records the stage's wall time in `timings.json`. */
+/**
+ * Thrown when a stage is being computed by another process of the same run: the caller moves on to
+ * other work and comes back (see `runStages` in ./ablate.ts).
+ */
+export class StageBusy extends Error {
+  constructor(readonly stage: string) {
+    super(`stage ${stage} is being computed by another process`);
+    this.name = "StageBusy";
+  }
+}
+
+/** Where the offline data (rollouts, candidates, reference scores) of a run live. */
+export function offlineDir(root: string): string {
+  return `${root}/offline`;
+}
+
+const StageTime = z.object({ stage: z.string(), seconds: z.number() });
+
+/**
+ * Runs `compute` unless `artifact` exists (under the seed's folder, or the run's offline folder when
+ * `shared`), holding `<artifact>.lock` meanwhile so that parallel processes of one run never compute a
+ * stage twice; records the stage's wall time under `timings/`.
+ */
 async function stage<T>(
   run: SeedRun,
   name: string,
   artifact: string,
   compute: () => Promise<T>,
+  { shared = false }: { shared?: boolean } = {},
 ): Promise<void> {
-  const path = `${run.dir}/${artifact}`;
+  const dir = shared ? offlineDir(run.root) : run.dir;
+  const path = `${dir}/${artifact}`;
   if (await exists(path)) return;
-  console.error(`[seed ${run.seed}] ${name}`);
-  const t0 = performance.now();
-  await compute();
-  const timingsPath = `${run.dir}/timings.json`;
-  const timings = (await exists(timingsPath)) ? await readJson(Timings, timingsPath) : {};
-  timings[name] = (performance.now() - t0) / 1000;
-  await writeJson(timingsPath, Timings, timings);
+  const lock = `${path}.lock`;
+  await Deno.mkdir(lock.slice(0, lock.lastIndexOf("/")), { recursive: true });
+  try {
+    await Deno.writeTextFile(lock, `${Deno.pid}\n`, { createNew: true });
+  } catch (e) {
+    if (e instanceof Deno.errors.AlreadyExists) throw new StageBusy(name);
+    throw e;
+  }
+  try {
+    if (await exists(path)) return; // finished by another process between the two checks
+    console.error(shared ? `[offline] ${name}` : `[seed ${run.seed}] ${name}`);
+    const t0 = performance.now();
+    await compute();
+    await writeJson(`${dir}/timings/${slug(name)}.json`, StageTime, {
+      stage: name,
+      seconds: (performance.now() - t0) / 1000,
+    });
+  } finally {
+    await Deno.remove(lock).catch(() => {});
+  }
 }
 
-/** Per-stage wall times of a seed's run so far. */
+/** Per-stage wall times recorded in a seed's (or the offline) folder so far. */
 export async function stageTimings(dir: string): Promise<Record<string, number>> {
-  const path = `${dir}/timings.json`;
-  return (await exists(path)) ? await readJson(Timings, path) : {};
+  const out: Record<string, number> = {};
+  if (!(await exists(`${dir}/timings`))) return out;
+  const files = [];
+  for await (const entry of Deno.readDir(`${dir}/timings`)) {
+    if (entry.isFile && entry.name.endsWith(".json")) files.push(entry.name);
+  }
+  for (const name of files.sort()) {
+    const t = await readJson(StageTime, `${dir}/timings/${name}`);
+    out[t.stage] = t.seconds;
+  }
+  return out;
+}
+
+/** Removes the stage locks a killed process left behind; only safe while no other process runs. */
+export async function clearStaleLocks(root: string): Promise<void> {
+  if (!(await exists(root))) return;
+  const walk = async (dir: string): Promise<void> => {
+    for await (const entry of Deno.readDir(dir)) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory) await walk(path);
+      else if (entry.name.endsWith(".lock")) await Deno.remove(path);
+    }
+  };
+  await walk(root);
+}
+
+/**
+ * Runs each of several independent shared stages not yet done or taken, then throws {@link StageBusy}
+ * if another process still holds one: parallel processes split the work instead of waiting.
+ */
+async function eachShared(stages: readonly (() => Promise<void>)[]): Promise<void> {
+  let busy: StageBusy | undefined;
+  for (const run of stages) {
+    try {
+      await run();
+    } catch (e) {
+      if (!(e instanceof StageBusy)) throw e;
+      busy = e;
+    }
+  }
+  if (busy) throw busy;
 }
 
 /** The kit's policy agent for a model, sampling as the pipeline does. */
@@ -163,24 +246,37 @@ async function play(
   return evaluation;
 }
 
-/** Stage 1: k rollouts per train task from the base policy, rollout-major as in the reference files. */
+/**
+ * Stage 1 (offline, shared by all seeds): k rollouts per train task from the base policy,
+ * rollout-major as in the reference files; each rollout index is its own stage.
+ */
 export async function rollouts(run: SeedRun): Promise<Trajectory[]> {
-  await stage(run, "rollouts", "rollouts.jsonl", async () => {
-    const all: Trajectory[] = [];
-    for (let r = 0; r < run.config.rollouts; r++) {
-      const stream = run.seed * 100 + r;
-      const { trajectories: played } = await play(
-        run,
-        policyAgent(run, run.base.model, stream),
-        run.trainTasks,
-        stream,
-        `rollouts ${r + 1}`,
-      );
-      all.push(...played.map((t) => ({ ...t, meta: { ...t.meta, rollout: r } })));
-    }
-    await writeJsonl(`${run.dir}/rollouts.jsonl`, Trajectory, all);
-  });
-  return await readJsonl(Trajectory, `${run.dir}/rollouts.jsonl`);
+  const { rollouts: k, dataSeed } = run.config;
+  const file = (r: number) => `rollouts/r${r}.jsonl`;
+  await eachShared(
+    Array.from({ length: k }, (_, r) => () =>
+      stage(run, `rollouts/r${r}`, file(r), async () => {
+        const stream = dataSeed * 100 + r;
+        const { trajectories } = await play(
+          run,
+          policyAgent(run, run.base.model, stream),
+          run.trainTasks,
+          stream,
+          `rollouts ${r + 1}/${k}`,
+        );
+        const rows = trajectories.map((t) => ({ ...t, meta: { ...t.meta, rollout: r } }));
+        await writeJsonl(`${offlineDir(run.root)}/${file(r)}`, Trajectory, rows);
+      }, { shared: true })),
+  );
+  const all: Trajectory[] = [];
+  for (let r = 0; r < k; r++) all.push(...await readJsonl(Trajectory, `${offlineDir(run.root)}/${file(r)}`));
+  return all;
+}
+
+/** The offline rollouts, computed (or waited for) on first use and then kept. */
+async function offlineData(run: SeedRun): Promise<Trajectory[]> {
+  run.data ??= await rollouts(run);
+  return run.data;
 }
 
 /** The states of the actor's data: every agent turn of the first `stateFraction` of the rollouts. */
@@ -189,53 +285,89 @@ function states(
   data: readonly Trajectory[],
 ): { trajectory: number; turn: number; history: DialogueTurn[] }[] {
   const used = Math.ceil(run.config.stateFraction * data.length);
-  return data.slice(0, used).flatMap((t, trajectory) => {
-    const agentAt = t.dialogue_history.flatMap((m, i) => (m.role === "assistant" ? [i] : []));
-    return agentAt.map((at, turn) => ({ trajectory, turn, history: t.dialogue_history.slice(0, at) }));
-  });
+  return data.slice(0, used).flatMap((t, trajectory) =>
+    agentTurnStarts(t).map((at, turn) => ({ trajectory, turn, history: t.dialogue_history.slice(0, at) }))
+  );
 }
 
-/** Stage 2: `candidates` next turns per state, sampled from the base policy. */
+/** Index in the dialogue of each agent turn. */
+function agentTurnStarts(t: Trajectory): number[] {
+  return t.dialogue_history.flatMap((m, i) => (m.role === "assistant" ? [i] : []));
+}
+
+/** States per candidates artifact: the unit parallel processes split the sampling by. */
+const CANDIDATE_CHUNK = 32;
+
+/**
+ * Stage 2 (offline, shared by all seeds): `candidates` next turns per state, sampled from the base
+ * policy, in chunks of {@link CANDIDATE_CHUNK} states.
+ */
 export async function candidates(run: SeedRun, data: readonly Trajectory[]): Promise<CandidateRow[]> {
-  await stage(run, "candidates", "candidates.jsonl", async () => {
-    const tok = run.base.tokenizer;
-    const { model } = run.base;
-    const list = states(run, data);
-    const n = run.config.candidates;
-    const perBatch = Math.max(1, Math.floor(64 / n));
-    const rows: CandidateRow[] = [];
-    const progress = new Progress("candidate states", list.length);
-    for (let lo = 0; lo < list.length; lo += perBatch) {
-      const chunk = list.slice(lo, lo + perBatch);
-      const prompts = chunk.flatMap((s) => {
-        const prompt = fittedPromptIds(tok, s.history, model.config.contextLength - MAX_TURN_TOKENS);
-        return Array.from({ length: n }, () => prompt);
-      });
-      const end = tok.special("<|end|>");
-      const out = generate(model, prompts, {
-        temperature: run.config.temperature,
-        maxTokens: MAX_TURN_TOKENS,
-        stopTokens: [end],
-        rng: Rng.derive(run.seed, "candidates", lo),
-        sampleBatchSize: 64,
-        padToken: tok.special("<pad>"),
-      });
-      chunk.forEach((s, k) => {
-        const texts = out.tokens.slice(k * n, (k + 1) * n).map((t) => tok.decode(t.filter((x) => x !== end)));
-        rows.push({ state: lo + k, trajectory: s.trajectory, turn: s.turn, candidates: texts });
-      });
-      progress.update(lo + chunk.length);
-    }
-    progress.done();
-    await writeJsonl(`${run.dir}/candidates.jsonl`, CandidateRow, rows);
-  });
-  return await readJsonl(CandidateRow, `${run.dir}/candidates.jsonl`);
+  const list = states(run, data);
+  const chunks = Math.ceil(list.length / CANDIDATE_CHUNK);
+  const file = (c: number) => `candidates/${String(c).padStart(4, "0")}.jsonl`;
+  await eachShared(
+    Array.from({ length: chunks }, (_, c) => () =>
+      stage(run, `candidates/${c}`, file(c), async () => {
+        const lo = c * CANDIDATE_CHUNK;
+        const rows = sampleCandidates(
+          run,
+          list.slice(lo, lo + CANDIDATE_CHUNK),
+          lo,
+          `candidates ${c + 1}/${chunks}`,
+        );
+        await writeJsonl(`${offlineDir(run.root)}/${file(c)}`, CandidateRow, rows);
+      }, { shared: true })),
+  );
+  const rows: CandidateRow[] = [];
+  for (let c = 0; c < chunks; c++) {
+    rows.push(...await readJsonl(CandidateRow, `${offlineDir(run.root)}/${file(c)}`));
+  }
+  return rows;
+}
+
+/** Samples the candidates of `list` (states `first`, `first + 1`, …). */
+function sampleCandidates(
+  run: SeedRun,
+  list: ReturnType<typeof states>,
+  first: number,
+  label: string,
+): CandidateRow[] {
+  const tok = run.base.tokenizer;
+  const { model } = run.base;
+  const n = run.config.candidates;
+  // A state's stream depends on its batch's first state; CANDIDATE_CHUNK is a multiple of the batch.
+  const perBatch = Math.max(1, Math.floor(64 / n));
+  const end = tok.special("<|end|>");
+  const rows: CandidateRow[] = [];
+  const progress = new Progress(label, list.length);
+  for (let lo = 0; lo < list.length; lo += perBatch) {
+    const chunk = list.slice(lo, lo + perBatch);
+    const prompts = chunk.flatMap((s) => {
+      const prompt = fittedPromptIds(tok, s.history, model.config.contextLength - MAX_TURN_TOKENS);
+      return Array.from({ length: n }, () => prompt);
+    });
+    const out = generate(model, prompts, {
+      temperature: run.config.temperature,
+      maxTokens: MAX_TURN_TOKENS,
+      stopTokens: [end],
+      rng: Rng.derive(run.config.dataSeed, "candidates", first + lo),
+      sampleBatchSize: 64,
+      padToken: tok.special("<pad>"),
+    });
+    chunk.forEach((s, k) => {
+      const texts = out.tokens.slice(k * n, (k + 1) * n).map((t) => tok.decode(t.filter((x) => x !== end)));
+      rows.push({ state: first + lo + k, trajectory: s.trajectory, turn: s.turn, candidates: texts });
+    });
+    progress.update(lo + chunk.length);
+  }
+  progress.done();
+  return rows;
 }
 
 function historyOf(data: readonly Trajectory[], row: CandidateRow): DialogueTurn[] {
   const t = data[row.trajectory];
-  const at = t.dialogue_history.flatMap((m, i) => (m.role === "assistant" ? [i] : []))[row.turn];
-  return t.dialogue_history.slice(0, at);
+  return t.dialogue_history.slice(0, agentTurnStarts(t)[row.turn]);
 }
 
 /** Stage 3: a critic variant trained on the rollouts' pairs (or, for the value function, all rollouts). */
@@ -276,7 +408,7 @@ async function referenceRanks(
   rows: readonly CandidateRow[],
   withInfo: boolean,
 ): Promise<z.infer<typeof ReferenceRow>[]> {
-  const artifact = `ranks/reference-${withInfo ? "with-info" : "plain"}.jsonl`;
+  const artifact = `reference-scores/${withInfo ? "with-info" : "plain"}.jsonl`;
   await stage(run, artifact.replace(/\.jsonl$/, ""), artifact, async () => {
     const progress = new Progress(
       `reference scores (${withInfo ? "with" : "without"} the reference)`,
@@ -295,9 +427,9 @@ async function referenceRanks(
       return { state: row.state, sum: r.sum, mean: r.mean };
     });
     progress.done();
-    await writeJsonl(`${run.dir}/${artifact}`, ReferenceRow, out);
-  });
-  return await readJsonl(ReferenceRow, `${run.dir}/${artifact}`);
+    await writeJsonl(`${offlineDir(run.root)}/${artifact}`, ReferenceRow, out);
+  }, { shared: true });
+  return await readJsonl(ReferenceRow, `${offlineDir(run.root)}/${artifact}`);
 }
 
 /** Stage 4: a critic's scores of every state's candidates. */
@@ -308,43 +440,43 @@ export async function ranks(
   variant: CriticVariant,
 ): Promise<RankRow[]> {
   const artifact = `ranks/${variant}.jsonl`;
-  const trained = (await exists(`${run.dir}/${artifact}`)) ? undefined : await critic(run, data, variant);
-  const spec = variantSpec(variant);
-  const shared = !trained || spec.kind !== "log-ratio"
-    ? undefined
-    : await referenceRanks(run, data, rows, run.config.rankingReference === "policy" ? false : spec.info);
-  await stage(run, `ranks/${variant}`, artifact, async () => {
-    if (!trained) throw new Error("unreachable: the critic is loaded whenever ranks are missing");
-    const progress = new Progress(`ranking (${variant})`, rows.length);
-    const out = rows.map((row, i) => {
-      const scores = scoreCandidates(
-        trained.model,
-        run.base.model,
-        run.base.tokenizer,
-        variant,
-        data[row.trajectory].task,
-        historyOf(data, row),
-        row.candidates,
-        shared ? { referenceScores: shared[i] } : {},
-      );
-      progress.update(i + 1);
-      return { state: row.state, scores };
-    });
-    progress.done();
-    trained.model.dispose();
-    await writeJsonl(`${run.dir}/${artifact}`, RankRow, out);
-  });
+  if (!(await exists(`${run.dir}/${artifact}`))) {
+    const spec = variantSpec(variant);
+    const withInfo = run.config.rankingReference === "policy" ? false : spec.info;
+    const shared = spec.kind === "log-ratio" ? await referenceRanks(run, data, rows, withInfo) : undefined;
+    const trained = await critic(run, data, variant);
+    try {
+      await stage(run, `ranks/${variant}`, artifact, async () => {
+        const progress = new Progress(`ranking (${variant})`, rows.length);
+        const out = rows.map((row, i) => {
+          const scores = scoreCandidates(
+            trained.model,
+            run.base.model,
+            run.base.tokenizer,
+            variant,
+            data[row.trajectory].task,
+            historyOf(data, row),
+            row.candidates,
+            shared ? { referenceScores: shared[i] } : {},
+          );
+          progress.update(i + 1);
+          return { state: row.state, scores };
+        });
+        progress.done();
+        await writeJsonl(`${run.dir}/${artifact}`, RankRow, out);
+      });
+    } finally {
+      trained.model.dispose();
+    }
+  }
   return await readJsonl(RankRow, `${run.dir}/${artifact}`);
 }
 
 /** Stage 5: the policy of a method (the base policy for zero-shot and single-turn). */
-export async function policy(
-  run: SeedRun,
-  data: readonly Trajectory[],
-  method: Method,
-): Promise<Transformer> {
+export async function policy(run: SeedRun, method: Method): Promise<Transformer> {
   if (method === "zero-shot" || method === "single-turn") return run.base.model;
   const dir = `policies/${slug(method)}`;
+  const data = await offlineData(run);
   const variant = criticOf(method);
   // The actor's inputs are stages of their own (timed separately), prepared only when still needed.
   const actorData = variant && !(await exists(`${run.dir}/${dir}/checkpoint.json`))
@@ -395,55 +527,47 @@ export async function policy(
 }
 
 /** Stage 6: a method's policy on the test tasks (temperature 1.0; one turn for single-turn). */
-export async function evaluate(
-  run: SeedRun,
-  data: readonly Trajectory[],
-  method: Method,
-): Promise<EvalSummary> {
+export async function evaluate(run: SeedRun, method: Method): Promise<EvalSummary> {
   const artifact = `eval/${slug(method)}.summary.json`;
-  const model = (await exists(`${run.dir}/${artifact}`)) ? undefined : await policy(run, data, method);
-  await stage(run, `eval/${method}`, artifact, async () => {
-    if (!model) throw new Error("unreachable: the policy is loaded whenever the evaluation is missing");
-    const stream = run.seed * 100 + EVAL_STREAM;
-    const maxTurns = method === "single-turn" ? 1 : undefined;
-    const evaluation = await play(
-      run,
-      policyAgent(run, model, stream),
-      run.testTasks,
-      stream,
-      `eval ${method}`,
-      maxTurns,
-    );
-    if (model !== run.base.model) model.dispose();
-    await writeJsonl(`${run.dir}/eval/${slug(method)}.jsonl`, Trajectory, evaluation.trajectories);
-    await writeJson(`${run.dir}/${artifact}`, EvalSummary, summaryOf(method, run.seed, evaluation));
-  });
+  if (!(await exists(`${run.dir}/${artifact}`))) {
+    const model = await policy(run, method);
+    try {
+      await stage(run, `eval/${method}`, artifact, async () => {
+        const stream = run.seed * 100 + EVAL_STREAM;
+        const maxTurns = method === "single-turn" ? 1 : undefined;
+        const agent = policyAgent(run, model, stream);
+        const evaluation = await play(run, agent, run.testTasks, stream, `eval ${method}`, maxTurns);
+        await writeJsonl(`${run.dir}/eval/${slug(method)}.jsonl`, Trajectory, evaluation.trajectories);
+        await writeJson(`${run.dir}/${artifact}`, EvalSummary, summaryOf(method, run.seed, evaluation));
+      });
+    } finally {
+      if (model !== run.base.model) model.dispose();
+    }
+  }
   return await readJson(EvalSummary, `${run.dir}/${artifact}`);
 }
 
 /** Best-of-N with a critic on the first `bestOfN.tasks` test tasks (N = 1 is the base policy alone). */
-export async function bestOfN(
-  run: SeedRun,
-  data: readonly Trajectory[],
-  variant: CriticVariant,
-  n: number,
-): Promise<EvalSummary> {
+export async function bestOfN(run: SeedRun, variant: CriticVariant, n: number): Promise<EvalSummary> {
   const method = n === 1 ? "best-of-1" : `best-of-${n}/${variant}`;
   const artifact = `best-of-n/${slug(method)}.summary.json`;
-  const trained = n === 1 || (await exists(`${run.dir}/${artifact}`))
-    ? undefined
-    : await critic(run, data, variant);
-  await stage(run, method, artifact, async () => {
-    const stream = run.seed * 100 + EVAL_STREAM;
-    const policy = policyAgent(run, run.base.model, stream);
-    const agent = trained
-      ? new BestOfNAgent(policy, { model: trained.model, variant, base: run.base.model }, n)
-      : policy;
-    const tasks = run.testTasks.slice(0, run.config.bestOfN.tasks);
-    const evaluation = await play(run, agent, tasks, stream, method);
-    trained?.model.dispose();
-    await writeJsonl(`${run.dir}/best-of-n/${slug(method)}.jsonl`, Trajectory, evaluation.trajectories);
-    await writeJson(`${run.dir}/${artifact}`, EvalSummary, summaryOf(method, run.seed, evaluation));
-  });
+  if (!(await exists(`${run.dir}/${artifact}`))) {
+    const trained = n === 1 ? undefined : await critic(run, await offlineData(run), variant);
+    try {
+      await stage(run, method, artifact, async () => {
+        const stream = run.seed * 100 + EVAL_STREAM;
+        const policy = policyAgent(run, run.base.model, stream);
+        const agent = trained
+          ? new BestOfNAgent(policy, { model: trained.model, variant, base: run.base.model }, n)
+          : policy;
+        const tasks = run.testTasks.slice(0, run.config.bestOfN.tasks);
+        const evaluation = await play(run, agent, tasks, stream, method);
+        await writeJsonl(`${run.dir}/best-of-n/${slug(method)}.jsonl`, Trajectory, evaluation.trajectories);
+        await writeJson(`${run.dir}/${artifact}`, EvalSummary, summaryOf(method, run.seed, evaluation));
+      });
+    } finally {
+      trained?.model.dispose();
+    }
+  }
   return await readJson(EvalSummary, `${run.dir}/${artifact}`);
 }
