@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import * as tf from "@tensorflow/tfjs";
 import { selectBackend } from "../lib/nn/backend.ts";
 import { modelConfig } from "../lib/nn/config.ts";
-import { maskedLogProbs, maskedLogProbsNumbers } from "../lib/nn/logprobs.ts";
+import { maskedLogProbs, maskedLogProbsNumbers, packBranches } from "../lib/nn/logprobs.ts";
 import { Transformer } from "../lib/nn/model.ts";
 
 await selectBackend("wasm", { quiet: true });
@@ -131,5 +131,69 @@ Deno.test("logprobs: malformed batches are rejected with the row named", () => {
     /span id must be an integer/,
   );
   assert.throws(() => maskedLogProbsNumbers(model, { tokens: [], mask: [] }), /empty batch/);
+  model.dispose();
+});
+
+Deno.test("logprobs: packed branches give each sequence's sums and gradients exactly as separate rows", () => {
+  const model = new Transformer(modelConfig("tiny", { seed: 5 }));
+  const sequences = [
+    { ids: [1, 7, 8, 9, 20, 21, 22], mask: [0, 0, 0, 0, 1, 1, 1] },
+    { ids: [1, 7, 8, 9, 30, 31], mask: [0, 0, 0, 0, 1, 1] },
+    { ids: [1, 7, 8, 5, 40, 41, 42, 43], mask: [0, 0, 0, 1, 1, 0, 1, 1] },
+  ];
+  const row = packBranches(sequences);
+  assert.deepEqual(row.segments.slice(0, 4), [0, 0, 0, 1], "shared prefix stops before the first difference");
+  assert.equal(row.tokens.length, 3 + 4 + 3 + 5);
+  const separate = maskedLogProbsNumbers(model, {
+    tokens: sequences.map((s) => s.ids),
+    mask: sequences.map((s) => s.mask),
+  });
+  const packed = maskedLogProbsNumbers(model, {
+    tokens: [row.tokens],
+    mask: [row.mask],
+    spans: [row.spans],
+    segments: [row.segments],
+  });
+  separate.sum.forEach((s, k) => assert.ok(Math.abs(s - packed.spanSum![0][k]) < 1e-4, `sequence ${k}`));
+
+  const weights = [1, -2, 0.5];
+  const grads = (loss: () => tf.Scalar) => {
+    const { value, grads } = tf.variableGrads(loss);
+    const flat = Object.keys(grads).sort().map((k) => Array.from(grads[k].dataSync())).flat();
+    tf.dispose([value, ...Object.values(grads)]);
+    return flat;
+  };
+  const g1 = grads(() =>
+    tf.tidy(() => {
+      const lp = maskedLogProbs(model, {
+        tokens: sequences.map((s) => s.ids),
+        mask: sequences.map((s) => s.mask),
+      });
+      return tf.sum(tf.mul(lp.sum, weights)) as tf.Scalar;
+    })
+  );
+  const g2 = grads(() =>
+    tf.tidy(() => {
+      const lp = maskedLogProbs(model, {
+        tokens: [row.tokens],
+        mask: [row.mask],
+        spans: [row.spans],
+        segments: [row.segments],
+      });
+      return tf.sum(tf.mul(tf.reshape(lp.spanSum!, [-1]), weights)) as tf.Scalar;
+    })
+  );
+  const scale = Math.max(...g1.map(Math.abs));
+  g1.forEach((g, i) =>
+    assert.ok(Math.abs(g - g2[i]) < 1e-4 * scale + 1e-6, `gradient ${i}: ${g} vs ${g2[i]}`)
+  );
+  assert.throws(
+    () => packBranches([{ ids: [1, 2], mask: [1, 1] }, { ids: [1, 3], mask: [1, 1] }]),
+    /share no unmasked/,
+  );
+  assert.throws(
+    () => maskedLogProbsNumbers(model, { tokens: [[1, 2, 3]], mask: [[0, 1, 1]], segments: [[0, 1, 0]] }),
+    /row 0, token 2: prefix tokens must come first/,
+  );
   model.dispose();
 });

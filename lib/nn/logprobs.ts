@@ -26,6 +26,13 @@ export interface LogProbBatch {
   spans?: readonly (readonly number[])[];
   /** Id used for right padding (never a target). Default 0. */
   padToken?: number;
+  /**
+   * Packed rows (see {@link packBranches}): 0 for a shared prefix at the start of the row, k ≥ 1 for
+   * the tokens of branch k, which follow it end to end. A branch token sees the prefix and its own
+   * branch's earlier tokens only, at the positions it would have alone, and its first token is predicted
+   * from the prefix's last. Without it every row is one causal sequence.
+   */
+  segments?: readonly (readonly number[])[];
 }
 
 /** Differentiable results; the tensors are the caller's to dispose (use `tf.tidy`). */
@@ -70,6 +77,8 @@ interface Plan {
   spanIds?: Int32Array;
   spanCount: number;
   spanCounts?: number[][];
+  /** Positions and attention mask of packed rows. */
+  layout?: { positions: Int32Array; attentionMask: Uint8Array };
 }
 
 function plan(batch: LogProbBatch): Plan {
@@ -80,6 +89,7 @@ function plan(batch: LogProbBatch): Plan {
   }
   const time = Math.max(...batch.tokens.map((r) => r.length));
   const pad = batch.padToken ?? 0;
+  const packed = batch.segments ? packedLayout(batch.tokens, batch.segments, time) : undefined;
   const sources: number[] = [], targets: number[] = [], slots: number[] = [], spanIds: number[] = [];
   const counts = new Array<number>(rows).fill(0);
   batch.tokens.forEach((row, b) => {
@@ -92,7 +102,7 @@ function plan(batch: LogProbBatch): Plan {
     }
     for (let t = 1; t < row.length; t++) {
       if (mask[t] !== 1) continue;
-      sources.push(b * time + t - 1);
+      sources.push(b * time + (packed ? packed.source[b][t] : t - 1));
       targets.push(row[t]);
       slots.push(b * time + t);
       counts[b]++;
@@ -121,12 +131,111 @@ function plan(batch: LogProbBatch): Plan {
     spanIds: batch.spans ? Int32Array.from(spanIds) : undefined,
     spanCount,
     spanCounts,
+    layout: packed && { positions: packed.positions, attentionMask: packed.attentionMask },
   };
+}
+
+/** Sequences sharing a prefix, packed into one row for {@link maskedLogProbs} (its `segments`). */
+export interface PackedRow {
+  tokens: number[];
+  mask: number[];
+  /** Which input sequence each token's log-probability belongs to (read where `mask` is 1). */
+  spans: number[];
+  segments: number[];
+}
+
+/**
+ * Packs sequences that start alike into one row: their longest common run of unmasked leading tokens
+ * once, then each sequence's remaining tokens as a branch. Span k of the result sums sequence k's
+ * masked log-probabilities, exactly as if each ran alone, for the prefix's tokens instead of k times
+ * them (a DPO pair's chosen and rejected turns share their whole dialogue history).
+ *
+ * @example
+ * ```ts
+ * import { packBranches } from "./logprobs.ts";
+ * const row = packBranches([{ ids: [1, 2, 3, 4], mask: [0, 0, 1, 1] }, { ids: [1, 2, 5], mask: [0, 0, 1] }]);
+ * // row.tokens: [1, 2, 3, 4, 5]; row.segments: [0, 0, 1, 1, 2]; row.spans (masked): [·, ·, 0, 0, 1]
+ * ```
+ */
+export function packBranches(
+  sequences: readonly { ids: readonly number[]; mask: readonly number[] }[],
+): PackedRow {
+  if (sequences.length === 0) throw new Error("packBranches: no sequences");
+  let shared = Math.min(...sequences.map((s) => s.ids.length - 1));
+  for (let t = 0; t < shared; t++) {
+    if (sequences.some((s) => s.mask[t] === 1 || s.ids[t] !== sequences[0].ids[t])) shared = t;
+  }
+  if (shared < 1) throw new Error("packBranches: the sequences share no unmasked first token");
+  const row: PackedRow = {
+    tokens: sequences[0].ids.slice(0, shared),
+    mask: new Array<number>(shared).fill(0),
+    spans: new Array<number>(shared).fill(0),
+    segments: new Array<number>(shared).fill(0),
+  };
+  sequences.forEach((s, k) => {
+    row.tokens.push(...s.ids.slice(shared));
+    row.mask.push(...s.mask.slice(shared));
+    for (let t = shared; t < s.ids.length; t++) {
+      row.spans.push(k);
+      row.segments.push(k + 1);
+    }
+  });
+  return row;
+}
+
+/** Positions, attention mask and predicting token of each token of packed rows (see `segments`). */
+function packedLayout(
+  tokens: readonly (readonly number[])[],
+  segments: readonly (readonly number[])[],
+  time: number,
+): { positions: Int32Array; attentionMask: Uint8Array; source: number[][] } {
+  if (segments.length !== tokens.length) throw new Error("maskedLogProbs: one segments row per sequence");
+  const positions = new Int32Array(tokens.length * time);
+  const attentionMask = new Uint8Array(tokens.length * time * time);
+  const source = tokens.map((row, b) => {
+    const seg = segments[b];
+    if (seg.length !== row.length) {
+      throw new Error(`maskedLogProbs: row ${b}: tokens and segments lengths differ`);
+    }
+    let prefix = 0;
+    while (prefix < seg.length && seg[prefix] === 0) prefix++;
+    if (prefix === 0) throw new Error(`maskedLogProbs: row ${b}: a packed row starts with its shared prefix`);
+    const from = new Array<number>(row.length).fill(0);
+    let start = prefix;
+    for (let t = 0; t < time; t++) {
+      const query = (b * time + t) * time;
+      if (t >= row.length) {
+        attentionMask[query + t] = 1; // padding: sees itself only, its output is never read
+        continue;
+      }
+      if (t < prefix) {
+        positions[b * time + t] = t;
+        attentionMask.fill(1, query, query + t + 1);
+        from[t] = t - 1;
+        continue;
+      }
+      if (seg[t] === 0) {
+        throw new Error(`maskedLogProbs: row ${b}, token ${t}: prefix tokens must come first`);
+      }
+      if (seg[t] !== seg[t - 1]) {
+        if (t > prefix && seg[t] < seg[t - 1]) {
+          throw new Error(`maskedLogProbs: row ${b}, token ${t}: each branch's tokens must be contiguous`);
+        }
+        start = t;
+      }
+      positions[b * time + t] = prefix + t - start;
+      attentionMask.fill(1, query, query + prefix);
+      attentionMask.fill(1, query + start, query + t + 1);
+      from[t] = t === start ? prefix - 1 : t - 1;
+    }
+    return from;
+  });
+  return { positions, attentionMask, source };
 }
 
 /** Log-probs `[M]` of the planned targets. With no targets at all, one dummy row keeps the graph connected. */
 function targetValues(model: Transformer, p: Plan): tf.Tensor1D {
-  const { hidden } = model.hiddenStates(p.padded);
+  const { hidden } = model.hiddenStates(p.padded, p.layout ?? {});
   const flat = tf.reshape(hidden, [p.batch * p.time, model.config.dModel]) as tf.Tensor2D;
   const empty = p.sources.length === 0;
   const sources = empty ? Int32Array.of(0) : p.sources;

@@ -10,7 +10,7 @@ import * as tf from "@tensorflow/tfjs";
 import { z } from "zod";
 import type { DialogueTurn } from "../colbench/schema.ts";
 import { fittedPromptIds } from "../nn/chat.ts";
-import { maskedLogProbs, maskedLogProbsNumbers } from "../nn/logprobs.ts";
+import { maskedLogProbs, maskedLogProbsNumbers, packBranches, type PackedRow } from "../nn/logprobs.ts";
 import type { Transformer } from "../nn/model.ts";
 import type { Tokenizer } from "../nn/tokenizer.ts";
 import { type LoopResult, type LoopRun, TrainConfig, trainLoop } from "./loop.ts";
@@ -94,23 +94,30 @@ export function trajectoryPreference(
 }
 
 interface Example extends Preference {
+  /** Both sides in one row: the shared context once, chosen in span 0, rejected in span 1. */
+  packed: PackedRow;
   refChosen: number;
   refRejected: number;
 }
 
-function referenceSums(reference: Transformer, sequences: PolicySequence[], pad: number): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < sequences.length; i += 16) {
-    const chunk = sequences.slice(i, i + 16);
-    out.push(
-      ...maskedLogProbsNumbers(reference, {
-        tokens: chunk.map((s) => s.ids),
-        mask: chunk.map((s) => s.mask),
-        padToken: pad,
-      }).sum,
-    );
+/** Each pair's summed log-probabilities of its chosen and rejected responses under `model`. */
+function referenceSums(model: Transformer, rows: readonly PackedRow[], pad: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = 0; i < rows.length; i += 8) {
+    const chunk = rows.slice(i, i + 8);
+    const r = maskedLogProbsNumbers(model, { ...packedBatch(chunk), padToken: pad });
+    out.push(...r.spanSum!.map((s): [number, number] => [s[0], s[1] ?? 0]));
   }
   return out;
+}
+
+function packedBatch(rows: readonly PackedRow[]) {
+  return {
+    tokens: rows.map((r) => r.tokens),
+    mask: rows.map((r) => r.mask),
+    spans: rows.map((r) => r.spans),
+    segments: rows.map((r) => r.segments),
+  };
 }
 
 /**
@@ -131,28 +138,26 @@ export function trainDpo(
   run: LoopRun & { tag?: string } = {},
 ): Promise<LoopResult> {
   const pad = tok.special("<pad>");
-  const refs = referenceSums(reference, preferences.flatMap((p) => [p.chosen, p.rejected]), pad);
+  const packed = preferences.map((p) => packBranches([p.chosen, p.rejected]));
+  const refs = referenceSums(reference, packed, pad);
   const examples: Example[] = preferences.map((p, i) => ({
     ...p,
-    refChosen: refs[2 * i],
-    refRejected: refs[2 * i + 1],
+    packed: packed[i],
+    refChosen: refs[i][0],
+    refRejected: refs[i][1],
   }));
   return trainLoop(policy, tok, examples, config, {
     tag: run.tag ?? "dpo",
-    tokens: (e) => e.chosen.ids.length + e.rejected.ids.length,
+    tokens: (e) => e.packed.tokens.length,
     loss: (m, batch) =>
       tf.tidy(() => {
-        // Chosen and rejected go through the model together, as one batch.
-        const seqs = [...batch.map((e) => e.chosen), ...batch.map((e) => e.rejected)];
-        const n = batch.length;
-        const lp = maskedLogProbs(m, {
-          tokens: seqs.map((s) => s.ids),
-          mask: seqs.map((s) => s.mask),
-          padToken: pad,
-        });
+        // Chosen and rejected share one row: their common context runs once.
+        const lp = maskedLogProbs(m, { ...packedBatch(batch.map((e) => e.packed)), padToken: pad });
+        const sides = lp.spanSum!.shape[1] === 2 ? lp.spanSum! : tf.pad(lp.spanSum!, [[0, 0], [0, 1]]);
+        const [chosen, rejected] = tf.split(sides, 2, 1).map((t) => tf.reshape(t, [-1]) as tf.Tensor1D);
         const loss = dpoLoss(
-          tf.slice(lp.sum, 0, n),
-          tf.slice(lp.sum, n, n),
+          chosen,
+          rejected,
           batch.map((e) => e.refChosen),
           batch.map((e) => e.refRejected),
           config.beta,
@@ -160,8 +165,8 @@ export function trainDpo(
         if (config.nllCoef === 0) return loss;
         let nll: tf.Tensor;
         if (config.nllScope === "response") {
-          const count = lp.counts.slice(0, n).reduce((a, b) => a + b, 0);
-          nll = tf.div(tf.neg(tf.sum(tf.slice(lp.sum, 0, n))), Math.max(1, count));
+          const count = lp.spanCounts!.reduce((a, r) => a + r[0], 0);
+          nll = tf.div(tf.neg(tf.sum(chosen)), Math.max(1, count));
         } else {
           const whole = maskedLogProbs(m, {
             tokens: batch.map((e) => e.chosen.ids),
