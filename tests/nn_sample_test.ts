@@ -66,6 +66,34 @@ Deno.test("sample: results do not depend on chunking or on the other prompts in 
   model.dispose();
 });
 
+Deno.test("sample: repeated prompts are prefilled once and decode exactly like distinct copies", () => {
+  const model = new Transformer(modelConfig("tiny"));
+  const [p, q] = [PROMPTS[0], PROMPTS[2]];
+  const repeated = new DecodeSession(model, [p, q, p, p]);
+  const reference = new DecodeSession(model, [p, q]);
+  const close = (a: tf.Tensor2D, rowA: number, b: tf.Tensor2D, rowB: number) => {
+    const [x, y] = [a.arraySync()[rowA], b.arraySync()[rowB]];
+    x.forEach((v, i) => assert.ok(Math.abs(v - y[i]) < 1e-4, `logit ${i}: ${v} vs ${y[i]}`));
+  };
+  for (const [row, ref] of [[0, 0], [1, 1], [2, 0], [3, 0]]) {
+    close(repeated.logits, row, reference.logits, ref);
+  }
+  // Rows that start alike must still diverge independently once fed different tokens.
+  repeated.step([3, 4, 5, 3]);
+  reference.step([3, 4]);
+  close(repeated.logits, 0, reference.logits, 0);
+  close(repeated.logits, 3, reference.logits, 0);
+  close(repeated.logits, 1, reference.logits, 1);
+  const other = new DecodeSession(model, [q, p]);
+  other.step([4, 5]);
+  close(repeated.logits, 2, other.logits, 1);
+  [repeated, reference, other].forEach((s) => s.dispose());
+  const before = tf.memory().numTensors;
+  generate(model, [p, p, p, q], { maxTokens: 5, rng: new Rng(1) });
+  assert.equal(tf.memory().numTensors, before, "no tensors leak");
+  model.dispose();
+});
+
 Deno.test("sample: stop tokens end a sequence and are kept; maxTokens and the context window too", () => {
   const model = new Transformer(modelConfig("tiny"));
   const greedy = generate(model, PROMPTS, { maxTokens: 6, temperature: 0, rng: new Rng(1) });

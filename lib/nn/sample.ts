@@ -62,11 +62,46 @@ export class DecodeSession {
     const rows = prompts.map((p) => [...new Array<number>(width - p.length).fill(pad), ...p]);
     this.#masks = prompts.map((p) => Array.from({ length: width }, (_, j) => (j < width - p.length ? 0 : 1)));
     this.#lengths = prompts.map((p) => p.length);
-    if (options.useCache === false) this.#rows = rows;
-    const cache: KVCache | undefined = options.useCache === false ? undefined : { k: [], v: [] };
-    const out = this.#run(rows, this.#allPositions(), cache);
-    this.logits = out.logits;
-    this.#cache = out.cache;
+    if (options.useCache === false) {
+      this.#rows = rows;
+      this.logits = this.#run(rows, this.#allPositions()).logits;
+      return;
+    }
+    // Identical prompts (n samples of one state) are prefilled once and their cache rows repeated.
+    const firstOf = new Map<string, number>();
+    const source = prompts.map((p, i) => {
+      const key = p.join(",");
+      if (!firstOf.has(key)) firstOf.set(key, i);
+      return firstOf.get(key)!;
+    });
+    const unique = [...new Set(source)];
+    const positions = this.#allPositions();
+
+    const out = this.#run(
+      unique.map((i) => rows[i]),
+      Int32Array.from(unique.flatMap((i) => Array.from(positions.subarray(i * width, (i + 1) * width)))),
+      { k: [], v: [] },
+      unique.map((i) => this.#masks[i]),
+    );
+    if (unique.length === prompts.length) {
+      this.logits = out.logits;
+      this.#cache = out.cache;
+      return;
+    }
+    const slot = new Map(unique.map((i, j) => [i, j]));
+    const expanded = tf.tidy(() => {
+      const idx = tf.tensor1d(Int32Array.from(source, (i) => slot.get(i)!), "int32");
+      return {
+        logits: tf.gather(out.logits, idx) as tf.Tensor2D,
+        cache: {
+          k: out.cache!.k.map((k) => tf.gather(k, idx)),
+          v: out.cache!.v.map((v) => tf.gather(v, idx)),
+        },
+      };
+    });
+    tf.dispose([out.logits, ...out.cache!.k, ...out.cache!.v]);
+    this.logits = expanded.logits;
+    this.#cache = expanded.cache;
   }
 
   /** Number of rows still decoding. */
@@ -88,8 +123,13 @@ export class DecodeSession {
   }
 
   /** Forward over `tokens` (new columns only when a cache is given) → last-column logits and new cache. */
-  #run(tokens: number[][], positions: Int32Array, cache?: KVCache): { logits: tf.Tensor2D; cache?: KVCache } {
-    const keyMask = Uint8Array.from(this.#masks.flat());
+  #run(
+    tokens: number[][],
+    positions: Int32Array,
+    cache?: KVCache,
+    masks: number[][] = this.#masks,
+  ): { logits: tf.Tensor2D; cache?: KVCache } {
+    const keyMask = Uint8Array.from(masks.flat());
     return tf.tidy(() => {
       const r = this.model.forward(tokens, { positions, keyMask, cache, lastOnly: true });
       const logits = tf.reshape(r.logits, [tokens.length, -1]) as tf.Tensor2D;
