@@ -86,7 +86,7 @@ Deno.test("ops: per-slice attention matches batched tfjs attention, forward and 
     return tf.matMul(tf.reshape(p, [b * h, t, t]) as tf.Tensor3D, vi as tf.Tensor3D);
   };
   const fast = (qi: tf.Tensor, ki: tf.Tensor, vi: tf.Tensor) =>
-    attention(qi as tf.Tensor3D, ki as tf.Tensor3D, vi as tf.Tensor3D, bias, h);
+    attention(qi as tf.Tensor3D, [{ k: ki as tf.Tensor3D, v: vi as tf.Tensor3D }], bias, h);
   close(fast(q, k, v).dataSync(), reference(q, k, v).dataSync(), 1e-5, "forward");
   const g = grads(fast, [q, k, v]), r = grads(reference, [q, k, v]);
   ["dq", "dk", "dv"].forEach((name, i) => close(g[i], r[i], 1e-4, name));

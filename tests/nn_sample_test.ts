@@ -3,7 +3,7 @@ import * as tf from "@tensorflow/tfjs";
 import { selectBackend } from "../lib/nn/backend.ts";
 import { type ModelConfig, modelConfig } from "../lib/nn/config.ts";
 import { maskedLogProbsNumbers } from "../lib/nn/logprobs.ts";
-import { Transformer } from "../lib/nn/model.ts";
+import { CACHE_TAIL, Transformer } from "../lib/nn/model.ts";
 import { DecodeSession, generate, sampleToken } from "../lib/nn/sample.ts";
 import { Rng } from "../lib/util/rng.ts";
 
@@ -14,11 +14,15 @@ const PROMPTS = [[1, 2, 3, 4, 5], [6, 7], [8, 9, 10], [11]];
 
 Deno.test("sample: incremental decoding with the KV cache equals a full forward pass", () => {
   for (const over of FLAVOURS) {
-    const model = new Transformer(modelConfig("tiny", over));
-    const continuation = [[20, 21, 22, 23], [24, 25, 26, 27], [28, 29, 30, 31], [32, 33, 34, 35]];
+    const model = new Transformer(modelConfig("tiny", { ...over, contextLength: 64 }));
+    // Long enough for the cache's tail to be merged into its bulk (CACHE_TAIL) and to grow again.
+    const length = CACHE_TAIL + 8;
+    const continuation = PROMPTS.map((_, b) =>
+      Array.from({ length }, (_, i) => 20 + ((b * 13 + i * 7) % 40))
+    );
     const session = new DecodeSession(model, PROMPTS);
     const steps = [session.logits.arraySync()];
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < length; i++) {
       session.step(continuation.map((c) => c[i]));
       steps.push(session.logits.arraySync());
     }

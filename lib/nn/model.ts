@@ -38,7 +38,22 @@ export interface NamedWeight {
 export type KVCache = {
   k: tf.Tensor4D[];
   v: tf.Tensor4D[];
+  /**
+   * The most recent decoded keys/values, kept apart from `k`/`v` so that a decoding step copies only
+   * them: appending to the whole cache copied it every token, the largest cost of sampling on wasm. The
+   * tail joins the bulk every {@link CACHE_TAIL} tokens. Keys are ordered bulk, then tail.
+   */
+  kTail?: tf.Tensor4D[];
+  vTail?: tf.Tensor4D[];
 };
+
+/** Decoded tokens a cache's tail holds before it is merged into the bulk. */
+export const CACHE_TAIL = 32;
+
+/** Every tensor a cache holds. */
+export function cacheTensors(cache: KVCache | undefined): tf.Tensor[] {
+  return cache ? [...cache.k, ...cache.v, ...(cache.kTail ?? []), ...(cache.vTail ?? [])] : [];
+}
 
 /** Options of {@link Transformer.forward}. */
 export interface ForwardOptions {
@@ -270,7 +285,7 @@ export class Transformer {
   } {
     const c = this.config;
     const { ids, batch, time } = readTokens(tokens, c.vocabSize);
-    const past = options.cache?.k[0]?.shape[2] ?? 0;
+    const past = (options.cache?.k[0]?.shape[2] ?? 0) + (options.cache?.kTail?.[0]?.shape[2] ?? 0);
     const positions = options.positions ?? defaultPositions(batch, time, past);
     for (const p of positions) {
       if (p < 0 || p >= c.contextLength) {
@@ -297,22 +312,13 @@ export class Transformer {
     const h = rmsNorm(x, this.#p(p + "attn_norm"), c.normEps);
     const [q, k, v] = tf.split(matmul(h, this.#p(p + "wqkv")), 3, 1) as tf.Tensor2D[];
     const dh = c.dModel / c.heads;
-    let keys = this.#toHeads(this.#rotate(k, ctx), ctx);
-    let values = this.#toHeads(v, ctx);
-    if (ctx.cache && ctx.newCache) {
-      if (ctx.cache.k.length > i) {
-        keys = tf.concat([ctx.cache.k[i], keys], 2);
-        values = tf.concat([ctx.cache.v[i], values], 2);
-      }
-      ctx.newCache.k.push(keys);
-      ctx.newCache.v.push(values);
-    }
-    const g = ctx.batch * c.heads, tk = keys.shape[2];
+    const blocks = this.#cached(i, this.#toHeads(this.#rotate(k, ctx), ctx), this.#toHeads(v, ctx), ctx);
+    const g = ctx.batch * c.heads;
     const queries = this.#toHeads(tf.mul(this.#rotate(q, ctx), 1 / Math.sqrt(dh)), ctx);
+    const flat = (x: tf.Tensor4D) => tf.reshape(x, [g, x.shape[2], dh]) as tf.Tensor3D;
     const out = attention(
       tf.reshape(queries, [g, ctx.time, dh]),
-      tf.reshape(keys, [g, tk, dh]),
-      tf.reshape(values, [g, tk, dh]),
+      blocks.map((b) => ({ k: flat(b.k), v: flat(b.v) })),
       ctx.bias,
       c.heads,
     );
@@ -326,6 +332,37 @@ export class Transformer {
       ? swiglu(matmul(m, this.#p(p + "w_gate_up")))
       : gelu(matmul(m, this.#p(p + "w_up")));
     return tf.add(x, matmul(act, this.#p(p + "w_down")));
+  }
+
+  /**
+   * Layer `i`'s keys/values to attend to, as blocks in key order, with the new cache recorded: a
+   * decoding step (one new column) appends to the small tail; a longer input joins everything at once.
+   */
+  #cached(
+    i: number,
+    keys: tf.Tensor4D,
+    values: tf.Tensor4D,
+    ctx: Context,
+  ): { k: tf.Tensor4D; v: tf.Tensor4D }[] {
+    if (!ctx.cache || !ctx.newCache) return [{ k: keys, v: values }];
+    const { cache, newCache } = ctx;
+    const bulk = cache.k.length > i ? { k: cache.k[i], v: cache.v[i] } : undefined;
+    const tail = cache.kTail?.[i] && cache.vTail?.[i] ? { k: cache.kTail[i], v: cache.vTail[i] } : undefined;
+    const join = (parts: (tf.Tensor4D | undefined)[]) => {
+      const present = parts.filter((p): p is tf.Tensor4D => p !== undefined);
+      return present.length === 1 ? present[0] : tf.concat(present, 2);
+    };
+    if (bulk && ctx.time === 1) {
+      const recent = { k: join([tail?.k, keys]), v: join([tail?.v, values]) };
+      if (recent.k.shape[2] < CACHE_TAIL) {
+        newCache.k.push(bulk.k), newCache.v.push(bulk.v);
+        (newCache.kTail ??= []).push(recent.k), (newCache.vTail ??= []).push(recent.v);
+        return [bulk, recent];
+      }
+    }
+    const all = { k: join([bulk?.k, tail?.k, keys]), v: join([bulk?.v, tail?.v, values]) };
+    newCache.k.push(all.k), newCache.v.push(all.v);
+    return [all];
   }
 
   /** `[B·T, D]` → `[B, H, T, dh]`. */

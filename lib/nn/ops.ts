@@ -209,7 +209,8 @@ function attentionSlices(
 }
 
 /**
- * Scaled-dot-product attention for `G = batch × heads` slices: `softmax(q kᵀ + bias) v`, where `q` is
+ * Scaled-dot-product attention for `G = batch × heads` slices: `softmax(q kᵀ + bias) v`, where the keys
+ * and values may come in blocks (a KV cache's bulk and its tail) that together are `k` and `v`, `q` is
  * already scaled by 1/√dh and `bias` (0 or -1e9) is `[batch, Tq, Tk]`, or `[1, Tq, Tk]` when shared.
  * Masked entries use -1e9, not -Infinity, so a fully masked row (a left-padding query) gives a finite,
  * unused output instead of NaNs that would leak through 0·NaN in later products.
@@ -223,24 +224,34 @@ function attentionSlices(
  * import * as tf from "@tensorflow/tfjs";
  * import { attention } from "./ops.ts";
  * const q = tf.randomNormal([2, 5, 4]) as tf.Tensor3D; // batch 1 × 2 heads, 5 tokens, head dim 4
- * const out = attention(q, q, q, tf.zeros([1, 5, 5]) as tf.Tensor3D, 2); // [2, 5, 4]
+ * const out = attention(q, [{ k: q, v: q }], tf.zeros([1, 5, 5]) as tf.Tensor3D, 2); // [2, 5, 4]
  * ```
  */
 export function attention(
   q: tf.Tensor3D,
-  k: tf.Tensor3D,
-  v: tf.Tensor3D,
+  blocks: readonly { k: tf.Tensor3D; v: tf.Tensor3D }[],
   bias: tf.Tensor3D,
   heads: number,
 ): tf.Tensor3D {
   // A single query row (decoding with a KV cache) is the exception on wasm: splitting into slices then
   // costs more than it saves (B=16, H=4, 512 keys: 22.7 ms per layer per slice vs 6.4 ms batched).
-  if (!onWasm() || q.shape[1] === 1) {
-    const [g, tq, tk] = [q.shape[0], q.shape[1], k.shape[1]];
-    const scores = tf.reshape(tf.matMul(q, k, false, true), [g / heads, heads, tq, tk]);
-    const probs = tf.softmax(tf.add(scores, tf.expandDims(bias, 1)));
-    return tf.matMul(tf.reshape(probs, [g, tq, tk]) as tf.Tensor3D, v);
+  if (!onWasm() || q.shape[1] === 1 || blocks.length > 1) {
+    const [g, tq] = [q.shape[0], q.shape[1]];
+    const widths = blocks.map((b) => b.k.shape[1]);
+    const tk = widths.reduce((a, b) => a + b, 0);
+    const parts = blocks.map((b) => tf.matMul(q, b.k, false, true));
+    const scores = tf.reshape(parts.length === 1 ? parts[0] : tf.concat(parts, 2), [
+      g / heads,
+      heads,
+      tq,
+      tk,
+    ]);
+    const probs = tf.reshape(tf.softmax(tf.add(scores, tf.expandDims(bias, 1))), [g, tq, tk]) as tf.Tensor3D;
+    if (blocks.length === 1) return tf.matMul(probs, blocks[0].v);
+    const split = tf.split(probs, widths, 2) as tf.Tensor3D[];
+    return tf.addN(split.map((p, j) => tf.matMul(p, blocks[j].v))) as tf.Tensor3D;
   }
+  const [{ k, v }] = blocks;
   const f = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
     const [qi, ki, vi, save] = args as [tf.Tensor3D, tf.Tensor3D, tf.Tensor3D, tf.GradSaveFunc];
     const { out, probs } = attentionSlices(qi, ki, vi, bias, heads);

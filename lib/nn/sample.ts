@@ -9,7 +9,7 @@
  */
 import * as tf from "@tensorflow/tfjs";
 import type { Rng } from "../util/rng.ts";
-import type { KVCache, Transformer } from "./model.ts";
+import { cacheTensors, type KVCache, type Transformer } from "./model.ts";
 
 /**
  * Incremental decoding state for a batch of prompts: prefill once, then one token per row per step.
@@ -99,7 +99,7 @@ export class DecodeSession {
         },
       };
     });
-    tf.dispose([out.logits, ...out.cache!.k, ...out.cache!.v]);
+    tf.dispose([out.logits, ...cacheTensors(out.cache)]);
     this.logits = expanded.logits;
     this.#cache = expanded.cache;
   }
@@ -165,10 +165,10 @@ export class DecodeSession {
       const idx = tf.tensor1d(Int32Array.from(rows), "int32");
       const logits = tf.gather(this.logits, idx) as tf.Tensor2D;
       if (!old) return { logits };
-      return {
-        logits,
-        cache: { k: old.k.map((k) => tf.gather(k, idx)), v: old.v.map((v) => tf.gather(v, idx)) },
-      };
+      const pick = (xs: tf.Tensor4D[] | undefined) => xs?.map((x) => tf.gather(x, idx));
+      const cache: KVCache = { k: pick(old.k)!, v: pick(old.v)! };
+      if (old.kTail) Object.assign(cache, { kTail: pick(old.kTail), vTail: pick(old.vTail) });
+      return { logits, cache };
     });
     this.#replace(out.logits, out.cache);
     this.#lengths = rows.map((r) => this.#lengths[r]);
@@ -177,14 +177,16 @@ export class DecodeSession {
   }
 
   #replace(logits: tf.Tensor2D, cache?: KVCache): void {
-    tf.dispose([this.logits, ...(this.#cache?.k ?? []), ...(this.#cache?.v ?? [])]);
+    // A decoding step's new cache shares the bulk tensors with the old one: free only what it dropped.
+    const kept = new Set(cacheTensors(cache));
+    tf.dispose([this.logits, ...cacheTensors(this.#cache).filter((t) => !kept.has(t))]);
     this.logits = logits;
     this.#cache = cache;
   }
 
   /** Frees the cache and logits. */
   dispose(): void {
-    tf.dispose([this.logits, ...(this.#cache?.k ?? []), ...(this.#cache?.v ?? [])]);
+    tf.dispose([this.logits, ...cacheTensors(this.#cache)]);
   }
 }
 

@@ -381,9 +381,13 @@ export async function critic(
     const model = initCritic(run.base.model, variant);
     const c = run.config.critic;
     const config = CriticConfig.parse({ ...c, variant, seed: run.seed });
-    const result = await trainCritic(model, run.base.model, run.base.tokenizer, criticPairs(data), config, {
+    const pairs = criticPairs(data);
+    // The value function learns from the very trajectories the pairs hold, so every variant sees the
+    // same data (and the classes are far less skewed than over all rollouts).
+    const paired = [...new Set(pairs.flatMap((p) => [p.chosen, p.rejected]))];
+    const result = await trainCritic(model, run.base.model, run.base.tokenizer, pairs, config, {
       runDir: `${run.dir}/${dir}-train`,
-      rollouts: data,
+      rollouts: paired,
     });
     await savePretrained(`${run.dir}/${dir}`, model, run.base.tokenizer, {
       step: result.steps,
