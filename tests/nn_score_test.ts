@@ -8,7 +8,7 @@ import { pooledValues, scoreContinuations, sequenceValues } from "../lib/nn/scor
 
 await selectBackend("wasm", { quiet: true });
 
-Deno.test("score: continuations of a cached prefix score as their full sequences do", () => {
+Deno.test("score: continuations packed after their prefix score as their full sequences do", () => {
   const model = new Transformer(modelConfig("tiny", { seed: 3 }));
   const prefix = [1, 4, 9, 2];
   const continuations = [[7, 7, 3], [5], [], [6, 8, 2, 2, 11]];
@@ -32,7 +32,7 @@ Deno.test("score: continuations of a cached prefix score as their full sequences
   model.dispose();
 });
 
-Deno.test("score: pooled values through the cache equal the differentiable whole-sequence values", () => {
+Deno.test("score: pooled values of packed continuations equal the differentiable whole-sequence values", () => {
   const model = new Transformer(modelConfig("tiny", { seed: 5, scalarHead: true }));
   const prefix = [1, 4, 9];
   const continuations = [[7, 7, 3], [5], [6, 8, 2, 2, 11]];

@@ -183,8 +183,19 @@ export function packBranches(
   return row;
 }
 
-/** Positions, attention mask and predicting token of each token of packed rows (see `segments`). */
-function packedLayout(
+/**
+ * Positions, attention mask and predicting token of each token of packed rows (see
+ * {@link LogProbBatch.segments}), for `Transformer.forward`/`hiddenStates` on the rows right-padded to
+ * `time` columns.
+ *
+ * @example
+ * ```ts
+ * import { packedLayout } from "./logprobs.ts";
+ * const { positions, attentionMask } = packedLayout([[1, 2, 3, 4]], [[0, 0, 1, 2]], 4);
+ * // positions: [0, 1, 2, 2]; token 3 sees tokens 0, 1 and itself, not token 2
+ * ```
+ */
+export function packedLayout(
   tokens: readonly (readonly number[])[],
   segments: readonly (readonly number[])[],
   time: number,

@@ -285,8 +285,8 @@ export type RankingReference = z.infer<typeof RankingReference>;
 
 /**
  * Scores candidate next turns of one dialogue state with a trained critic (higher is better): the
- * history (with the reference in front for variants that read it) runs once, the candidates on its
- * cache. Log-ratio critics return the turn's advantage (mean, or sum for `turn-sum`, of log π_θ −
+ * history (with the reference in front for variants that read it) runs once, the candidates packed
+ * after it. Log-ratio critics return the turn's advantage (mean, or sum for `turn-sum`, of log π_θ −
  * log π_ref over the candidate's tokens and its `<|end|>`, π_ref as `reference` says); scalar critics
  * their value.
  *
