@@ -3,6 +3,7 @@ import * as tf from "@tensorflow/tfjs";
 import type { Trajectory } from "../lib/colbench/schema.ts";
 import { selectBackend } from "../lib/nn/backend.ts";
 import { modelConfig } from "../lib/nn/config.ts";
+import { maskedLogProbsNumbers } from "../lib/nn/logprobs.ts";
 import { Transformer } from "../lib/nn/model.ts";
 import { Tokenizer } from "../lib/nn/tokenizer.ts";
 import {
@@ -160,5 +161,48 @@ Deno.test("critic: precomputed reference scores give the same ranking scores", (
     referenceScores: ref,
   });
   assert.deepEqual(shared, direct);
+  critic.dispose();
+});
+
+Deno.test("critic: the packed pair loss equals Bradley–Terry over separately computed turn advantages", async () => {
+  const critic = new Transformer(modelConfig("tiny", { vocabSize: tok.size, contextLength: 96, seed: 7 }));
+  const ctx = base.config.contextLength, beta = 0.5, nllCoef = 0.3;
+  for (const variant of ["sweet", "turn-sum", "trajectory-mean"] as const) {
+    const reductions = (model: Transformer, side: "chosen" | "rejected") => {
+      const seqs = pairs.map((p) => criticSequence(tok, p[side], variant, ctx));
+      return maskedLogProbsNumbers(model, {
+        tokens: seqs.map((s) => s.ids),
+        mask: seqs.map((s) => s.mask),
+        spans: seqs.map((s) => s.spans),
+      });
+    };
+    const advantage = (side: "chosen" | "rejected") => {
+      const [c, r] = [reductions(critic, side), reductions(base, side)];
+      return c.sum.map((_, i) => {
+        if (variant === "turn-sum") return c.sum[i] - r.sum[i];
+        if (variant === "trajectory-mean") return c.mean[i] - r.mean[i];
+        return c.spanMean![i].reduce((s, m, t) => s + m - r.spanMean![i][t], 0);
+      });
+    };
+    const [good, bad] = [advantage("chosen"), advantage("rejected")];
+    const bt = good.reduce((s, g, i) => s + Math.log1p(Math.exp(-beta * (g - bad[i]))), 0) / good.length;
+    const chosen = reductions(critic, "chosen");
+    const nll = -chosen.sum.reduce((a, b) => a + b, 0) / chosen.counts.reduce((a, b) => a + b, 0);
+    const trained = critic.clone();
+    // One step over every pair in one micro-batch: the reported loss is that first forward pass's.
+    const config = CriticConfig.parse({
+      variant,
+      epochs: 1,
+      batchSize: 8,
+      microBatch: 8,
+      lr: 1e-9,
+      beta,
+      nllCoef,
+    });
+    const { finalLoss } = await trainCritic(trained, base, tok, pairs, config);
+    const expected = bt + nllCoef * nll;
+    assert.ok(Math.abs(finalLoss - expected) < 1e-4, `${variant}: ${finalLoss} vs ${expected}`);
+    trained.dispose();
+  }
   critic.dispose();
 });

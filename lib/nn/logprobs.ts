@@ -148,7 +148,8 @@ export interface PackedRow {
  * Packs sequences that start alike into one row: their longest common run of unmasked leading tokens
  * once, then each sequence's remaining tokens as a branch. Span k of the result sums sequence k's
  * masked log-probabilities, exactly as if each ran alone, for the prefix's tokens instead of k times
- * them (a DPO pair's chosen and rejected turns share their whole dialogue history).
+ * them (a DPO pair's chosen and rejected turns share their whole dialogue history). Sequences with
+ * their own spans (turns) keep them: span `k · spanStride + s` is sequence k's span s.
  *
  * @example
  * ```ts
@@ -158,7 +159,8 @@ export interface PackedRow {
  * ```
  */
 export function packBranches(
-  sequences: readonly { ids: readonly number[]; mask: readonly number[] }[],
+  sequences: readonly { ids: readonly number[]; mask: readonly number[]; spans?: readonly number[] }[],
+  { spanStride = 1 }: { spanStride?: number } = {},
 ): PackedRow {
   if (sequences.length === 0) throw new Error("packBranches: no sequences");
   let shared = Math.min(...sequences.map((s) => s.ids.length - 1));
@@ -176,7 +178,9 @@ export function packBranches(
     row.tokens.push(...s.ids.slice(shared));
     row.mask.push(...s.mask.slice(shared));
     for (let t = shared; t < s.ids.length; t++) {
-      row.spans.push(k);
+      const own = s.spans?.[t] ?? 0;
+      if (own >= spanStride) throw new RangeError(`packBranches: span ${own} ≥ spanStride ${spanStride}`);
+      row.spans.push(k * spanStride + own);
       row.segments.push(k + 1);
     }
   });

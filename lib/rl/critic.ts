@@ -22,7 +22,8 @@ import * as tf from "@tensorflow/tfjs";
 import { z } from "zod";
 import type { BackendTask, DialogueTurn, Trajectory } from "../colbench/schema.ts";
 import { encodeDialogue, fittedPromptIds } from "../nn/chat.ts";
-import { maskedLogProbs, maskedLogProbsNumbers } from "../nn/logprobs.ts";
+import { maskedLogProbs, packBranches, type PackedRow } from "../nn/logprobs.ts";
+import { MAX_AGENT_TURNS } from "../colbench/protocol.ts";
 import { Transformer } from "../nn/model.ts";
 import {
   type ContinuationScores,
@@ -157,7 +158,42 @@ interface RefScores {
 interface PairExample {
   chosen: CriticSequence;
   rejected: CriticSequence;
+  /** Both trajectories in one row (the reference and the task once), chosen's turns first. */
+  packed?: PackedRow;
   ref?: [RefScores, RefScores];
+}
+
+/** Turns per side in a packed pair's spans: chosen turn s is span s, rejected turn s is span S + s. */
+const TURN_STRIDE = MAX_AGENT_TURNS;
+
+/**
+ * A packed pair batch's log-probability reductions in the unpacked layout `[2B]` (every chosen
+ * trajectory, then every rejected one) that {@link trajectoryAdvantage} reads, plus token counts.
+ */
+function pairReductions(model: Transformer, rows: readonly PackedRow[], pad: number) {
+  const lp = maskedLogProbs(model, {
+    tokens: rows.map((r) => r.tokens),
+    mask: rows.map((r) => r.mask),
+    spans: rows.map((r) => r.spans),
+    segments: rows.map((r) => r.segments),
+    padToken: pad,
+  });
+  const width = 2 * TURN_STRIDE, n = rows.length;
+  const spanSum = tf.pad(lp.spanSum!, [[0, 0], [0, width - lp.spanSum!.shape[1]]]);
+  const counts = lp.spanCounts!.map((r) => Array.from({ length: width }, (_, j) => r[j] ?? 0));
+  const side = (k: number) => tf.slice(spanSum, [0, k * TURN_STRIDE], [n, TURN_STRIDE]);
+  const sideCounts = (k: number) => counts.map((r) => r.slice(k * TURN_STRIDE, (k + 1) * TURN_STRIDE));
+  const spanTotals = tf.concat([side(0), side(1)], 0);
+  const turnCounts = [...sideCounts(0), ...sideCounts(1)];
+  const tokens = turnCounts.map((r) => r.reduce((a, b) => a + b, 0));
+  const sum = tf.sum(spanTotals, 1) as tf.Tensor1D;
+  const atLeastOne = (xs: number[]) => xs.map((c) => Math.max(c, 1));
+  return {
+    sum,
+    mean: tf.div(sum, tf.tensor1d(atLeastOne(tokens))) as tf.Tensor1D,
+    spanMean: tf.div(spanTotals, tf.tensor2d(turnCounts.map(atLeastOne))) as tf.Tensor2D,
+    tokens,
+  };
 }
 
 interface ValueExample {
@@ -167,23 +203,20 @@ interface ValueExample {
   label: number;
 }
 
-function frozenScores(ref: Transformer, sequences: CriticSequence[], pad: number): RefScores[] {
-  const out: RefScores[] = [];
-  for (let i = 0; i < sequences.length; i += 8) {
-    const chunk = sequences.slice(i, i + 8);
-    const r = maskedLogProbsNumbers(ref, {
-      tokens: chunk.map((s) => s.ids),
-      mask: chunk.map((s) => s.mask),
-      spans: chunk.map((s) => s.spans),
-      padToken: pad,
+function frozenScores(ref: Transformer, rows: readonly PackedRow[], pad: number): [RefScores, RefScores][] {
+  const out: [RefScores, RefScores][] = [];
+  for (let i = 0; i < rows.length; i += 4) {
+    const chunk = rows.slice(i, i + 4);
+    const r = tf.tidy(() => {
+      const p = pairReductions(ref, chunk, pad);
+      return { sum: p.sum.arraySync(), mean: p.mean.arraySync(), spanMean: p.spanMean.arraySync() };
     });
-    chunk.forEach((_, b) => out.push({ sum: r.sum[b], mean: r.mean[b], spanMean: r.spanMean![b] }));
+    chunk.forEach((_, b) => {
+      const at = (j: number) => ({ sum: r.sum[j], mean: r.mean[j], spanMean: r.spanMean[j] });
+      out.push([at(b), at(chunk.length + b)]);
+    });
   }
   return out;
-}
-
-function padRows(rows: number[][], width: number): number[][] {
-  return rows.map((r) => [...r, ...new Array<number>(Math.max(0, width - r.length)).fill(0)].slice(0, width));
 }
 
 /** Options of {@link trainCritic}. */
@@ -238,37 +271,33 @@ export function trainCritic(
     rejected: criticSequence(tok, p.rejected, config.variant, context),
   }));
   if (spec.kind === "log-ratio") {
-    const refs = frozenScores(base, examples.flatMap((e) => [e.chosen, e.rejected]), pad);
-    examples.forEach((e, i) => (e.ref = [refs[2 * i], refs[2 * i + 1]]));
+    examples.forEach((e) => (e.packed = packBranches([e.chosen, e.rejected], { spanStride: TURN_STRIDE })));
+    const refs = frozenScores(base, examples.map((e) => e.packed!), pad);
+    examples.forEach((e, i) => (e.ref = refs[i]));
   }
   return trainLoop(critic, tok, examples, config, {
     tag: `critic_${config.variant}`,
-    tokens: (e) => e.chosen.ids.length + e.rejected.ids.length,
+    tokens: (e) => e.packed?.tokens.length ?? e.chosen.ids.length + e.rejected.ids.length,
     loss: (m, batch) =>
       tf.tidy(() => {
-        // Chosen and rejected go through the model together, as one batch.
-        const seqs = [...batch.map((e) => e.chosen), ...batch.map((e) => e.rejected)];
         const n = batch.length;
         if (spec.kind === "regression") {
+          // Chosen and rejected go through the model together, as one batch.
+          const seqs = [...batch.map((e) => e.chosen), ...batch.map((e) => e.rejected)];
           const v = sequenceValues(m, seqs.map((s) => s.ids), "mean", pad);
           return bradleyTerryLoss(tf.slice(v, 0, n), tf.slice(v, n, n), 1);
         }
-        const lp = maskedLogProbs(m, {
-          tokens: seqs.map((s) => s.ids),
-          mask: seqs.map((s) => s.mask),
-          spans: seqs.map((s) => s.spans),
-          padToken: pad,
-        });
+        // Chosen and rejected share one row: the reference and the task run once.
+        const lp = pairReductions(m, batch.map((e) => e.packed!), pad);
         const refs = [...batch.map((e) => e.ref![0]), ...batch.map((e) => e.ref![1])];
-        const width = lp.spanMean!.shape[1];
         const advantage = trajectoryAdvantage(lp, {
           sum: refs.map((r) => r.sum),
           mean: refs.map((r) => r.mean),
-          spanMean: padRows(refs.map((r) => r.spanMean), width),
+          spanMean: refs.map((r) => r.spanMean),
         }, spec.reduction);
         const bt = bradleyTerryLoss(tf.slice(advantage, 0, n), tf.slice(advantage, n, n), config.beta);
         if (config.nllCoef === 0) return bt;
-        const chosenTokens = lp.counts.slice(0, n).reduce((a, b) => a + b, 0);
+        const chosenTokens = lp.tokens.slice(0, n).reduce((a, b) => a + b, 0);
         const nll = tf.div(tf.neg(tf.sum(tf.slice(lp.sum, 0, n))), Math.max(1, chosenTokens));
         return tf.add(bt, tf.mul(nll, config.nllCoef)) as tf.Scalar;
       }),
