@@ -119,9 +119,9 @@ async function openRun(config: AblateConfig, seeds: readonly number[], root: str
 /** Every evaluation the run reports, as jobs: each method of each seed, then the best-of-N points. */
 function jobsOf(runs: readonly SeedRun[]): { label: string; run: () => Promise<unknown> }[] {
   const { methods, bestOfN: curve } = runs[0].config;
-  return runs.flatMap((run) => [
+  return runs.flatMap((run, i) => [
     ...methods.map((method) => ({ label: `seed ${run.seed} ${method}`, run: () => evaluate(run, method) })),
-    ...curve.variants.flatMap((variant) =>
+    ...(i >= curve.seeds ? [] : curve.variants).flatMap((variant) =>
       curve.n.map((n) => ({
         label: `seed ${run.seed} best-of-${n} ${variant}`,
         run: () => bestOfN(run, variant, n),
@@ -224,7 +224,9 @@ async function collectResults(
     for (const n of config.bestOfN.n) {
       const rewards: number[] = [];
       const method = n === 1 ? "best-of-1" : `best-of-${n}/${variant}`;
-      for (const dir of dirs) rewards.push(...await rewardsOf(`${dir}/best-of-n`, method));
+      for (const dir of dirs.slice(0, config.bestOfN.seeds)) {
+        rewards.push(...await rewardsOf(`${dir}/best-of-n`, method));
+      }
       const pooled = summarize(rewards, 0);
       bestOfNResults.push({ variant, n, testsPassed: pooled.testsPassed, success: pooled.success });
     }

@@ -97,6 +97,7 @@ export const AblateConfig = z.object({
     n: z.array(z.number().int().positive()).describe("candidates per turn (1 = the base policy alone)"),
     tasks: z.number().int().positive().describe("first N test tasks played"),
     variants: z.array(CriticVariant).describe("critics that pick (none: skip best-of-N)"),
+    seeds: z.number().int().positive().default(1).describe("how many of the run's seeds (the first) play it"),
   }).describe("paper Fig. 3a"),
   workers: z.number().int().positive().default(2).describe("Python harness workers"),
 });
