@@ -249,6 +249,33 @@ async function collectResults(
 }
 
 /**
+ * The results table as text cells, shared by the markdown table and the HTML report.
+ *
+ * @example
+ * ```ts ignore
+ * const { header, rows } = resultCells(results);
+ * ```
+ */
+export function resultCells(results: AblationResults): { header: string[]; rows: string[][] } {
+  return {
+    header: [
+      "method",
+      "% tests passed [95% CI]",
+      "success % [95% CI]",
+      "success per seed",
+      "paper tests / success",
+    ],
+    rows: results.methods.map((m) => [
+      m.method,
+      formatEstimate(m.testsPassed),
+      formatEstimate(m.success),
+      m.perSeed.map((s) => (100 * s["eval/success"]).toFixed(1)).join(" / "),
+      m.paper ? `${m.paper.testsPassed} / ${m.paper.success}` : "—",
+    ]),
+  };
+}
+
+/**
  * The results as a markdown table, the paper's numbers beside ours.
  *
  * @example
@@ -257,19 +284,9 @@ async function collectResults(
  * ```
  */
 export function markdownTable(results: AblationResults): string {
-  const lines = [
-    `| method | % tests passed [95% CI] | success % [95% CI] | success per seed | paper tests / success |`,
-    `|---|---|---|---|---|`,
-  ];
-  for (const m of results.methods) {
-    const perSeed = m.perSeed.map((s) => (100 * s["eval/success"]).toFixed(1)).join(" / ");
-    const paper = m.paper ? `${m.paper.testsPassed} / ${m.paper.success}` : "—";
-    lines.push(
-      `| ${m.method} | ${formatEstimate(m.testsPassed)} | ${
-        formatEstimate(m.success)
-      } | ${perSeed} | ${paper} |`,
-    );
-  }
+  const { header, rows } = resultCells(results);
+  const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
+  const lines = [line(header), line(header.map(() => "---")), ...rows.map(line)];
   if (results.bestOfN.length > 0) {
     lines.push("", "| best-of-N critic | N | success % [95% CI] |", "|---|---|---|");
     for (const b of results.bestOfN) lines.push(`| ${b.variant} | ${b.n} | ${formatEstimate(b.success)} |`);

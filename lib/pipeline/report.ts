@@ -5,8 +5,7 @@
  * @module
  */
 import { type Figure, figureHtml, plotlySource } from "../report/plotly.ts";
-import type { AblationResults } from "./ablate.ts";
-import { formatEstimate } from "../colbench/metrics.ts";
+import { type AblationResults, resultCells } from "./ablate.ts";
 
 function metricFigure(results: AblationResults, key: "success" | "testsPassed", title: string): Figure {
   const names = results.methods.map((m) => m.method);
@@ -88,13 +87,9 @@ function escape(text: string): string {
  * ```
  */
 export async function reportHtml(results: AblationResults): Promise<string> {
-  const rows = results.methods.map((m) =>
-    `<tr><td>${escape(m.method)}</td><td>${formatEstimate(m.testsPassed)}</td><td>${
-      formatEstimate(m.success)
-    }</td><td>${m.perSeed.map((s) => (100 * s["eval/success"]).toFixed(1)).join(" / ")}</td><td>${
-      m.paper ? `${m.paper.testsPassed} / ${m.paper.success}` : "—"
-    }</td></tr>`
-  ).join("\n");
+  const { header, rows } = resultCells(results);
+  const cells = (tag: string, row: string[]) =>
+    `<tr>${row.map((c) => `<${tag}>${escape(c)}</${tag}>`).join("")}</tr>`;
   const c = results.config;
   return `<!doctype html>
 <html><head><meta charset="utf-8"><title>SWEET-RL ablation (${escape(c.preset)})</title>
@@ -109,9 +104,8 @@ td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}td:first-child{text
 finished ${escape(results.finishedAt)}; ${
     (results.wallSeconds / 60).toFixed(1)
   } min in the last invocation.</p>
-<table><tr><th>method</th><th>% tests passed [95% CI]</th><th>success % [95% CI]</th><th>success per seed</th>
-<th>paper tests / success</th></tr>
-${rows}
+<table>${cells("th", header)}
+${rows.map((row) => cells("td", row)).join("\n")}
 </table>
 ${figureHtml("success", metricFigure(results, "success", "Success rate"))}
 ${figureHtml("tests", metricFigure(results, "testsPassed", "% tests passed"))}
