@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { selectBackend } from "../lib/nn/backend.ts";
 import { markdownTable, runAblation } from "../lib/pipeline/ablate.ts";
 import { ABLATE_PRESETS, AblateConfig, METHODS } from "../lib/pipeline/config.ts";
+import { reportHtml } from "../lib/pipeline/report.ts";
 import { CandidateRow, RankRow, stageTimings } from "../lib/pipeline/stages.ts";
 import { readJsonl } from "../lib/util/jsonl.ts";
 import { Trajectory } from "../lib/colbench/schema.ts";
@@ -107,6 +108,9 @@ Deno.test({
       }
       assert.match(markdownTable(results), /\| sweet \| .* \| 56\.8 \/ 40\.4 \|/);
       assert.ok(results.bestOfN.some((b) => b.n === 2 && b.variant === "sweet"));
+      const html = await reportHtml(results);
+      assert.match(html, /<tr><td>sweet<\/td><td>[\d.]+ \[[\d.]+, [\d.]+\]<\/td>/);
+      assert.ok(html.includes("Plotly.newPlot") && html.length > 1_000_000, "charts with plotly.js inlined");
       await assert.rejects(
         runAblation({ ...config, stateFraction: 0.9 }, [0], root),
         /different config \(stateFraction/,
