@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { runCli } from "../lib/util/cli.ts";
-import { MediocreAgent } from "../lib/agents/mediocre.ts";
+import { MEDIOCRE_DEFAULTS, MediocreAgent } from "../lib/agents/mediocre.ts";
 import { BASE_POLICY_DIR } from "../lib/agents/mod.ts";
 import { runEpisodes } from "../lib/colbench/episode.ts";
 import { ScriptedSimulator } from "../lib/colbench/simulator.ts";
@@ -30,6 +30,9 @@ const Flags = z.object({
     "seed of the dialogues, the initialisation and the data order",
   ),
   rollouts: z.coerce.number().int().min(1).default(2).describe("mediocre dialogues per train task"),
+  askRate: z.coerce.number().min(0).max(1).default(MEDIOCRE_DEFAULTS.askRate).describe(
+    "the collaborator's probability of asking about each hidden fact (its calibrated default: 0.55)",
+  ),
   epochs: z.coerce.number().positive().default(1).describe("passes over the dialogues"),
   lr: z.coerce.number().positive().default(2e-3).describe("peak learning rate"),
   batchSize: z.coerce.number().int().positive().default(16).describe("dialogues per optimiser step"),
@@ -56,7 +59,11 @@ await runCli("pretrain", Flags, async (flags) => {
   const progress = new Progress("mediocre dialogues", tasks.length * flags.rollouts);
   for (let r = 0; r < flags.rollouts; r++) {
     const seed = flags.seed * 1000 + r;
-    const played = await runEpisodes(tasks, new MediocreAgent(seed), new ScriptedSimulator(seed));
+    const played = await runEpisodes(
+      tasks,
+      new MediocreAgent(seed, { askRate: flags.askRate }),
+      new ScriptedSimulator(seed),
+    );
     dialogues.push(...played.map((t) => t.dialogue_history));
     progress.update((r + 1) * tasks.length);
   }

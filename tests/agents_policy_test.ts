@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { PolicyAgent } from "../lib/agents/policy.ts";
+import { ANSWER_MARKER } from "../lib/colbench/protocol.ts";
 import { runEpisodes } from "../lib/colbench/episode.ts";
 import { ScriptedSimulator } from "../lib/colbench/simulator.ts";
 import { selectBackend } from "../lib/nn/backend.ts";
@@ -53,4 +54,24 @@ Deno.test("policy agent: long dialogues are cut to fit, keeping the problem desc
   assert.ok(action.input.length < full.length);
   assert.ok(action.input.startsWith(`<bos><|user|>${tasks[0].problem_description}<|end|>`));
   assert.ok(action.input.endsWith("<|user|>I don't know, sorry.<|end|><|assistant|>"));
+});
+
+Deno.test("policy agent: the last allowed turn starts with the answer marker, unless turned off", async () => {
+  const observation = {
+    history: [{ role: "user" as const, content: tasks[0].problem_description }],
+    hidden: tasks[0],
+  };
+  const agent = new PolicyAgent(model, tok, { seed: 0, maxTokens: 6 });
+  const [last] = await agent.act([{ ...observation, turn: 0, maxTurns: 1 }]);
+  assert.ok(last.output.startsWith(`${ANSWER_MARKER}\n`));
+  assert.ok(
+    last.input.endsWith("<|assistant|>"),
+    "the recorded prompt is the dialogue, not the forced start",
+  );
+  const [early] = await agent.act([{ ...observation, turn: 0, maxTurns: 2 }]);
+  const free = new PolicyAgent(model, tok, { seed: 0, maxTokens: 6, answerOnLastTurn: false });
+  const [unforced] = await free.act([{ ...observation, turn: 0, maxTurns: 1 }]);
+  assert.equal(unforced.output, early.output, "without the option the last turn samples like any other");
+  const played = await runEpisodes(tasks, agent, new ScriptedSimulator(0), { maxTurns: 2 });
+  for (const t of played) assert.ok(t.dialogue_history.at(-1)!.content.includes(ANSWER_MARKER));
 });

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Agent, AgentAction, AgentObservation } from "./agent.ts";
+import { ANSWER_MARKER } from "../colbench/protocol.ts";
 import { fittedPromptIds } from "../nn/chat.ts";
 import type { Transformer } from "../nn/model.ts";
 import { generate } from "../nn/sample.ts";
@@ -26,6 +27,12 @@ export interface PolicyOptions {
   maxTokens?: number;
   /** Prompts decoded together. Default 64. */
   sampleBatchSize?: number;
+  /**
+   * At the episode's last allowed turn, start the message with the answer marker, as an agent told the
+   * turn budget would (the paper's prompt states it): otherwise a question asked at the limit becomes
+   * the answer, and the single-turn setting (one turn) measures nothing but that. Default true.
+   */
+  answerOnLastTurn?: boolean;
 }
 
 /**
@@ -51,7 +58,15 @@ export class PolicyAgent implements Agent {
     const tok = this.tokenizer;
     const maxTokens = this.options.maxTokens ?? 200;
     const budget = this.model.config.contextLength - maxTokens;
-    const prompts = observations.map((o) => fittedPromptIds(tok, o.history, budget));
+    const forced = `${ANSWER_MARKER}\n`;
+    const forcedIds = tok.encode(forced);
+    const answers = observations.map((o) =>
+      (this.options.answerOnLastTurn ?? true) && o.turn + 1 >= o.maxTurns
+    );
+    const prompts = observations.map((o, i) => {
+      const prompt = fittedPromptIds(tok, o.history, budget - (answers[i] ? forcedIds.length : 0));
+      return answers[i] ? [...prompt, ...forcedIds] : prompt;
+    });
     const ids = observations.map((o) => o.hidden.task_id ?? o.hidden.problem_description).join("\n");
     const turn = observations[0]?.turn ?? 0;
     const end = tok.special("<|end|>");
@@ -64,9 +79,12 @@ export class PolicyAgent implements Agent {
       sampleBatchSize: this.options.sampleBatchSize ?? 64,
       padToken: tok.special("<pad>"),
     });
-    return Promise.resolve(out.tokens.map((tokens, i) => ({
-      output: tok.decode(tokens.filter((t) => t !== end)),
-      input: tok.decode(prompts[i]),
-    })));
+    return Promise.resolve(out.tokens.map((tokens, i) => {
+      const prompt = answers[i] ? prompts[i].slice(0, -forcedIds.length) : prompts[i];
+      return {
+        output: (answers[i] ? forced : "") + tok.decode(tokens.filter((t) => t !== end)),
+        input: tok.decode(prompt),
+      };
+    }));
   }
 }
