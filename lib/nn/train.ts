@@ -64,7 +64,37 @@ export function trainStep<B>(
   const weights = options.weights ?? microBatches.map(() => 1 / microBatches.length);
   if (weights.length !== microBatches.length) throw new Error("trainStep: one weight per micro-batch");
   const variables = options.variables ?? model.variables().filter((v) => v.trainable);
-  let sums: Record<string, tf.Tensor> = {};
+  const { loss, grads } = accumulateGradients(model, microBatches, lossFn, weights, variables, options);
+  return { loss, gradNorm: applyGradients(optimizer, grads, options.lr, options.clipNorm) };
+}
+
+/**
+ * The `weights`-weighted sum of `lossFn`'s gradients over `microBatches`, keyed by variable name (the
+ * caller owns the tensors), and the weighted loss. A throwing loss function leaves nothing behind.
+ *
+ * @example
+ * ```ts
+ * import * as tf from "@tensorflow/tfjs";
+ * import { modelConfig } from "./config.ts";
+ * import { Transformer } from "./model.ts";
+ * import { maskedLogProbs } from "./logprobs.ts";
+ * import { accumulateGradients } from "./train.ts";
+ * const model = new Transformer(modelConfig("tiny"));
+ * const lossFn = (m: Transformer, b: { tokens: number[][]; mask: number[][] }) =>
+ *   tf.neg(tf.mean(maskedLogProbs(m, b).mean)) as tf.Scalar;
+ * const { loss, grads } = accumulateGradients(model, [{ tokens: [[1, 2]], mask: [[0, 1]] }], lossFn, [1], model.variables());
+ * tf.dispose(Object.values(grads));
+ * ```
+ */
+export function accumulateGradients<B>(
+  model: Transformer,
+  microBatches: readonly B[],
+  lossFn: (model: Transformer, batch: B) => tf.Scalar,
+  weights: readonly number[],
+  variables: tf.Variable[],
+  { onMicroBatch }: Pick<TrainStepOptions<B>, "onMicroBatch"> = {},
+): { loss: number; grads: Record<string, tf.Tensor> } {
+  const sums: Record<string, tf.Tensor> = {};
   let loss = 0;
   try {
     microBatches.forEach((batch, i) => {
@@ -72,7 +102,7 @@ export function trainStep<B>(
       const micro = value.dataSync()[0];
       value.dispose();
       loss += weights[i] * micro;
-      options.onMicroBatch?.(i, micro, batch);
+      onMicroBatch?.(i, micro, batch);
       for (const [name, g] of Object.entries(grads)) {
         const scaled = tf.mul(g, weights[i]);
         g.dispose();
@@ -81,13 +111,40 @@ export function trainStep<B>(
         if (previous) tf.dispose([previous, scaled]);
       }
     });
-    const clipped = clipByGlobalNorm(sums, options.clipNorm ?? 1.0);
-    sums = clipped.grads;
-    optimizer.apply(sums, options.lr);
-    return { loss, gradNorm: clipped.norm };
-  } finally {
-    // Also on a throwing loss function: the partial sums must not outlive the step.
+  } catch (e) {
     tf.dispose(Object.values(sums));
+    throw e;
+  }
+  return { loss, grads: sums };
+}
+
+/**
+ * Clips `grads` to a global norm of `clipNorm` (default 1; `Infinity` disables), applies one update and
+ * frees them; returns the norm before clipping.
+ *
+ * @example
+ * ```ts
+ * import * as tf from "@tensorflow/tfjs";
+ * import { Adam } from "./optim.ts";
+ * import { applyGradients } from "./train.ts";
+ * const w = tf.variable(tf.ones([2]), true, "w");
+ * const norm = applyGradients(new Adam([w]), { w: tf.tensor1d([3, 4]) }, 1e-3); // 5
+ * ```
+ */
+export function applyGradients(
+  optimizer: Adam,
+  grads: Record<string, tf.Tensor>,
+  lr: number,
+  clipNorm = 1.0,
+): number {
+  let current = grads;
+  try {
+    const clipped = clipByGlobalNorm(current, clipNorm);
+    current = clipped.grads;
+    optimizer.apply(current, lr);
+    return clipped.norm;
+  } finally {
+    tf.dispose(Object.values(current));
   }
 }
 

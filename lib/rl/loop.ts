@@ -13,6 +13,7 @@ import { Adam, learningRate } from "../nn/optim.ts";
 import { loadPretrained, savePretrained } from "../nn/pretrained.ts";
 import type { Tokenizer } from "../nn/tokenizer.ts";
 import { MetricsLog, trainStep } from "../nn/train.ts";
+import { GradientWorkers, type LossRef } from "../nn/parallel.ts";
 import { hashString, Rng } from "../util/rng.ts";
 
 /** Optimisation hyper-parameters shared by every trainer. */
@@ -40,6 +41,11 @@ export interface LoopSpec<E> {
   tokens: (example: E) => number;
   /** How much an example counts in its step's loss (e.g. its target tokens). Default 1. */
   weight?: (example: E) => number;
+  /**
+   * The same loss as a module export that gradient workers rebuild; without it the loop runs in one
+   * thread whatever {@link LoopRun.workers} says.
+   */
+  lossRef?: LossRef;
 }
 
 /** Where a run logs and resumes. */
@@ -48,6 +54,11 @@ export interface LoopRun {
   runDir?: string;
   /** Stop after this many steps in this invocation (a later call with the same `runDir` resumes). */
   stopAfter?: number;
+  /**
+   * Model replicas computing each step's micro-batches in parallel (Deno Workers, one core each; see
+   * lib/nn/parallel.ts). Default 1. Each step needs at least this many micro-batches to use them all.
+   */
+  workers?: number;
 }
 
 /** What {@link trainLoop} reports. */
@@ -131,6 +142,9 @@ export async function trainLoop<E>(
     }
   }
   const log = run.runDir ? await MetricsLog.open(`${run.runDir}/metrics.jsonl`, plan.length) : undefined;
+  const parallel = (run.workers ?? 1) > 1 && spec.lossRef
+    ? await GradientWorkers.start(model, run.workers!, spec.lossRef)
+    : undefined;
   const began = performance.now();
   let tokens = 0;
   let finalLoss = NaN;
@@ -153,11 +167,10 @@ export async function trainLoop<E>(
         floorRatio: config.floorRatio,
       });
       const t0 = performance.now();
-      const { loss, gradNorm } = trainStep(model, adam, micro, spec.loss, {
-        lr,
-        clipNorm: config.clipNorm,
-        weights: weights.map((w) => w / total),
-      });
+      const options = { lr, clipNorm: config.clipNorm, weights: weights.map((w) => w / total) };
+      const { loss, gradNorm } = parallel
+        ? await parallel.step(adam, micro, spec.loss, options)
+        : trainStep(model, adam, micro, spec.loss, options);
       const stepTokens = batch.reduce((s, e) => s + spec.tokens(e), 0);
       tokens += stepTokens;
       finalLoss = loss;
@@ -177,6 +190,7 @@ export async function trainLoop<E>(
       }
     }
   } finally {
+    parallel?.close();
     log?.done();
     adam.dispose();
   }

@@ -95,29 +95,51 @@ export function trainSft(
   config: SftConfig,
   run: SftRun = {},
 ): Promise<SftResult> {
-  const targets = (e: SftExample) => (e.weights ?? e.mask).reduce((a, b) => a + b, 0);
+  const params = { pad: tokenizer.special("<pad>") };
   return trainLoop(model, tokenizer, examples, config, {
     tag: run.tag ?? "sft",
     tokens: (e) => e.ids.length,
-    weight: targets,
-    loss: (m, batch) =>
-      tf.tidy(() => {
-        const lp = maskedLogProbs(m, {
-          tokens: batch.map((e) => e.ids),
-          mask: batch.map((e) => e.mask),
-          padToken: tokenizer.special("<pad>"),
-        });
-        const count = batch.reduce((s, e) => s + targets(e), 0);
-        if (batch.every((e) => !e.weights)) {
-          return tf.div(tf.neg(tf.sum(lp.sum)), Math.max(1, count)) as tf.Scalar;
-        }
-        const width = lp.perToken.shape[1];
-        const weights = batch.flatMap((e) => {
-          const w = e.weights ?? e.mask;
-          return [...w, ...new Array<number>(width - w.length).fill(0)];
-        });
-        const weighted = tf.mul(lp.perToken, tf.tensor2d(weights, [batch.length, width]));
-        return tf.div(tf.neg(tf.sum(weighted)), Math.max(1, count)) as tf.Scalar;
-      }),
+    weight: sftTargets,
+    loss: sftLoss(params),
+    lossRef: { module: import.meta.url, name: "sftLoss", params },
   }, run);
+}
+
+/** Targets an example counts in the loss: its weights' sum (its masked tokens where unweighted). */
+function sftTargets(e: SftExample): number {
+  return (e.weights ?? e.mask).reduce((a, b) => a + b, 0);
+}
+
+/**
+ * The SFT loss of a micro-batch: the target-weighted mean NLL of its masked tokens (a factory, so that
+ * gradient workers rebuild the same function; see lib/nn/parallel.ts).
+ *
+ * @example
+ * ```ts
+ * import { modelConfig } from "../nn/config.ts";
+ * import { Transformer } from "../nn/model.ts";
+ * import { sftLoss } from "./sft.ts";
+ * const loss = sftLoss({ pad: 0 })(new Transformer(modelConfig("tiny")), [{ ids: [1, 2, 3], mask: [0, 1, 1] }]);
+ * ```
+ */
+export function sftLoss({ pad }: { pad: number }): (model: Transformer, batch: SftExample[]) => tf.Scalar {
+  return (m, batch) =>
+    tf.tidy(() => {
+      const lp = maskedLogProbs(m, {
+        tokens: batch.map((e) => e.ids),
+        mask: batch.map((e) => e.mask),
+        padToken: pad,
+      });
+      const count = batch.reduce((s, e) => s + sftTargets(e), 0);
+      if (batch.every((e) => !e.weights)) {
+        return tf.div(tf.neg(tf.sum(lp.sum)), Math.max(1, count)) as tf.Scalar;
+      }
+      const width = lp.perToken.shape[1];
+      const weights = batch.flatMap((e) => {
+        const w = e.weights ?? e.mask;
+        return [...w, ...new Array<number>(width - w.length).fill(0)];
+      });
+      const weighted = tf.mul(lp.perToken, tf.tensor2d(weights, [batch.length, width]));
+      return tf.div(tf.neg(tf.sum(weighted)), Math.max(1, count)) as tf.Scalar;
+    });
 }
