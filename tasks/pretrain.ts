@@ -44,6 +44,9 @@ const Flags = z.object({
   numbers: z.enum(["whole", "digits"]).default("whole").describe(
     "tokenizer: a number seen in training is one token, or numbers are split into digits",
   ),
+  workers: z.coerce.number().int().min(1).default(2).describe(
+    "model replicas training in parallel, one core each (bit-identical to 1 while each gets one micro-batch)",
+  ),
   init: z.string().optional().describe(
     "continue from this checkpoint (its weights, tokenizer and config; fresh optimiser and schedule)",
   ),
@@ -88,7 +91,11 @@ await runCli("pretrain", Flags, async (flags) => {
     numberWeight: flags.numberWeight,
   });
   const sft = SftConfig.parse({ ...flags, seed: flags.seed });
-  const result = await trainSft(model, tokenizer, examples, sft, { runDir: flags.run, tag: "pretrain" });
+  const result = await trainSft(model, tokenizer, examples, sft, {
+    runDir: flags.run,
+    tag: "pretrain",
+    workers: flags.workers,
+  });
   const seconds = (performance.now() - started) / 1000;
   await savePretrained(flags.out, model, tokenizer, {
     step: result.steps,

@@ -8,17 +8,16 @@
  *
  * @module
  */
-import * as tf from "@tensorflow/tfjs";
 import { z } from "zod";
 import { runCli } from "../util/cli.ts";
 import { Rng } from "../util/rng.ts";
 import { type BackendInfo, type BackendName, selectBackend } from "../nn/backend.ts";
 import { type ModelConfig, modelConfig, PRESETS } from "../nn/config.ts";
-import { maskedLogProbs } from "../nn/logprobs.ts";
 import { parameterCount, Transformer } from "../nn/model.ts";
 import { Adam } from "../nn/optim.ts";
 import { generate } from "../nn/sample.ts";
-import { trainStep } from "../nn/train.ts";
+import { GradientWorkers } from "../nn/parallel.ts";
+import { sftLoss } from "../rl/sft.ts";
 
 /**
  * Benchmark settings (all optional on the command line).
@@ -47,6 +46,9 @@ export const ModelBenchOptions = z.object({
     "also run the PyTorch twin (true/false)",
   ),
   threads: z.string().default("1,2").describe("PyTorch thread counts to try (best is reported)"),
+  workers: z.string().default("1,2").describe(
+    "tfjs training replicas to try (Deno Workers, one core each; best is reported)",
+  ),
   python: z.string().default("/usr/bin/python3").describe("python with torch installed"),
 });
 /** Parsed {@link ModelBenchOptions}. */
@@ -65,7 +67,13 @@ export interface ModelBenchResult {
   config: ModelConfig;
   parameters: number;
   options: ModelBenchOptions;
-  tfjs: Throughput & { sampleUncachedTokensPerS: number; cacheSpeedup: number };
+  tfjs: Throughput & {
+    sampleUncachedTokensPerS: number;
+    cacheSpeedup: number;
+    /** Replicas of the best training throughput, and the throughput of each count tried. */
+    trainWorkers: number;
+    byWorkers: Record<string, Pick<Throughput, "trainTokensPerS" | "stepSeconds">>;
+  };
   /** Best of the thread counts tried, per metric. */
   torch?: Throughput & {
     version: string;
@@ -83,23 +91,34 @@ function randomTokens(rng: Rng, rows: number, length: number, vocab: number): nu
   return Array.from({ length: rows }, () => Array.from({ length }, () => rng.int(0, vocab - 1)));
 }
 
-function measureTraining(
+/** Training throughput with `replicas` model replicas, the batch split evenly between them. */
+async function measureTraining(
   model: Transformer,
   o: ModelBenchOptions,
-): Pick<Throughput, "trainTokensPerS" | "stepSeconds"> {
+  replicas: number,
+): Promise<Pick<Throughput, "trainTokensPerS" | "stepSeconds">> {
   const tokens = randomTokens(new Rng("bench-train"), o.batch, o.seqLen, model.config.vocabSize);
   // Every next token counts: the same loss as the twin's cross-entropy over all positions.
-  const batch = { tokens, mask: tokens.map((row) => row.map((_, t) => (t === 0 ? 0 : 1))) };
+  const examples = tokens.map((ids) => ({ ids, mask: ids.map((_, t) => (t === 0 ? 0 : 1)) }));
+  const per = Math.ceil(o.batch / replicas);
+  const micro = Array.from({ length: replicas }, (_, r) => examples.slice(r * per, (r + 1) * per));
+  const params = { pad: 0 };
+  const workers = await GradientWorkers.start(model, replicas, {
+    module: new URL("../rl/sft.ts", import.meta.url).href,
+    name: "sftLoss",
+    params,
+  });
   const adam = new Adam(model.variables());
-  const loss = (m: Transformer) => tf.neg(tf.mean(maskedLogProbs(m, batch).mean)) as tf.Scalar;
+  const step = () => workers.step(adam, micro, sftLoss(params), { lr: 3e-4 });
   try {
-    trainStep(model, adam, [batch], loss, { lr: 3e-4 }); // warm-up: the wasm heap grows once
+    await step(); // warm-up: the wasm heaps grow once
     const start = performance.now();
-    for (let i = 0; i < o.steps; i++) trainStep(model, adam, [batch], loss, { lr: 3e-4 });
+    for (let i = 0; i < o.steps; i++) await step();
     const stepSeconds = (performance.now() - start) / 1000 / o.steps;
     return { stepSeconds, trainTokensPerS: (o.batch * o.seqLen) / stepSeconds };
   } finally {
     adam.dispose();
+    workers.close();
   }
 }
 
@@ -162,16 +181,20 @@ const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x.toPrecision(3));
 
 function table(r: Omit<ModelBenchResult, "table">): string {
   const t = r.tfjs, p = r.torch;
-  const name = `tfjs ${r.backend.backend}${r.backend.simd ? " simd" : ""}`;
+  const name = `tfjs ${r.backend.backend}${
+    r.backend.simd ? " simd" : ""
+  } (best of ${r.options.workers} workers)`;
   const torchName = p ? `torch ${p.version} (best of ${r.options.threads} threads)` : "torch";
   const thr = (n?: number) => (n ? ` (${n} thr)` : "");
   const ratio = (a: number, b?: number) => (b ? `${(a / b).toFixed(2)}×` : "–");
   const lines = [
     `| metric | ${name} | ${torchName} | tfjs / torch |`,
     "|---|---|---|---|",
-    `| training tokens/s (fwd+bwd+Adam) | ${fmt(t.trainTokensPerS)} | ${
-      p ? fmt(p.trainTokensPerS) + thr(p.trainThreads) : "–"
-    } | ${ratio(t.trainTokensPerS, p?.trainTokensPerS)} |`,
+    `| training tokens/s (fwd+bwd+Adam) | ${fmt(t.trainTokensPerS)}${
+      t.trainWorkers > 1 ? ` (${t.trainWorkers} workers)` : ""
+    } | ${p ? fmt(p.trainTokensPerS) + thr(p.trainThreads) : "–"} | ${
+      ratio(t.trainTokensPerS, p?.trainTokensPerS)
+    } |`,
     `| training step seconds | ${fmt(t.stepSeconds)} | ${p ? fmt(p.stepSeconds) : "–"} | |`,
     `| sampling tokens/s, KV cache | ${fmt(t.sampleTokensPerS)} | ${
       p ? fmt(p.sampleTokensPerS) + thr(p.sampleThreads) : "–"
@@ -211,8 +234,13 @@ export async function benchModel(
   }
   const model = new Transformer(config);
   try {
-    console.error(`training ${o.steps} steps of ${o.batch}×${o.seqLen} tokens…`);
-    const train = measureTraining(model, o);
+    const byWorkers: Record<string, Pick<Throughput, "trainTokensPerS" | "stepSeconds">> = {};
+    for (const replicas of o.workers.split(",").map(Number)) {
+      console.error(`training ${o.steps} steps of ${o.batch}×${o.seqLen} tokens on ${replicas} replica(s)…`);
+      byWorkers[replicas] = await measureTraining(model, o, replicas);
+    }
+    const [trainWorkers, train] = Object.entries(byWorkers)
+      .sort((a, b) => b[1].trainTokensPerS - a[1].trainTokensPerS)[0];
     console.error("sampling with the KV cache…");
     const sampleTokensPerS = measureSampling(model, o, true);
     console.error("sampling without a cache…");
@@ -224,6 +252,8 @@ export async function benchModel(
       options: o,
       tfjs: {
         ...train,
+        trainWorkers: Number(trainWorkers),
+        byWorkers,
         sampleTokensPerS,
         sampleUncachedTokensPerS,
         cacheSpeedup: sampleTokensPerS / sampleUncachedTokensPerS,
