@@ -19,11 +19,10 @@ import { PolicyAgent } from "../agents/policy.ts";
 import { evaluateAgent, type Evaluation } from "../colbench/evaluate.ts";
 import type { PythonHarness } from "../colbench/harness/harness.ts";
 import { type BackendTask, type DialogueTurn, Trajectory } from "../colbench/schema.ts";
+import { MAX_AGENT_TURNS } from "../colbench/protocol.ts";
 import { ScriptedSimulator } from "../colbench/simulator.ts";
-import { fittedPromptIds } from "../nn/chat.ts";
 import type { Transformer } from "../nn/model.ts";
 import { loadPretrained, type Pretrained, savePretrained } from "../nn/pretrained.ts";
-import { generate } from "../nn/sample.ts";
 import {
   CriticConfig,
   type CriticVariant,
@@ -45,6 +44,8 @@ import { type AblateConfig, criticOf, type Method } from "./config.ts";
 const MAX_TURN_TOKENS = 200;
 /** Sampling stream of every evaluation (methods share it: common random numbers sharpen comparisons). */
 const EVAL_STREAM = 99;
+/** Sampling streams of the candidates start here (one per batch of states), clear of the rollouts'. */
+const CANDIDATE_STREAM = 10_000;
 
 /** A state of the actor's data: agent turn `turn` of offline trajectory `trajectory`, with its candidates. */
 export const CandidateRow = z.object({
@@ -310,8 +311,9 @@ export async function candidates(run: SeedRun, data: readonly Trajectory[]): Pro
     Array.from({ length: chunks }, (_, c) => () =>
       stage(run, `candidates/${c}`, file(c), async () => {
         const lo = c * CANDIDATE_CHUNK;
-        const rows = sampleCandidates(
+        const rows = await sampleCandidates(
           run,
+          data,
           list.slice(lo, lo + CANDIDATE_CHUNK),
           lo,
           `candidates ${c + 1}/${chunks}`,
@@ -326,37 +328,33 @@ export async function candidates(run: SeedRun, data: readonly Trajectory[]): Pro
   return rows;
 }
 
-/** Samples the candidates of `list` (states `first`, `first + 1`, …). */
-function sampleCandidates(
+/** Samples the candidates of `list` (states `first`, `first + 1`, …) with the base policy's agent. */
+async function sampleCandidates(
   run: SeedRun,
+  data: readonly Trajectory[],
   list: ReturnType<typeof states>,
   first: number,
   label: string,
-): CandidateRow[] {
-  const tok = run.base.tokenizer;
-  const { model } = run.base;
+): Promise<CandidateRow[]> {
   const n = run.config.candidates;
-  // A state's stream depends on its batch's first state; CANDIDATE_CHUNK is a multiple of the batch.
+  // A batch's stream depends on its first state; CANDIDATE_CHUNK is a multiple of the batch.
   const perBatch = Math.max(1, Math.floor(64 / n));
-  const end = tok.special("<|end|>");
   const rows: CandidateRow[] = [];
   const progress = new Progress(label, list.length);
   for (let lo = 0; lo < list.length; lo += perBatch) {
     const chunk = list.slice(lo, lo + perBatch);
-    const prompts = chunk.flatMap((s) => {
-      const prompt = fittedPromptIds(tok, s.history, model.config.contextLength - MAX_TURN_TOKENS);
-      return Array.from({ length: n }, () => prompt);
-    });
-    const out = generate(model, prompts, {
-      temperature: run.config.temperature,
-      maxTokens: MAX_TURN_TOKENS,
-      stopTokens: [end],
-      rng: Rng.derive(run.config.dataSeed, "candidates", first + lo),
-      sampleBatchSize: 64,
-      padToken: tok.special("<pad>"),
-    });
+    // The agent that played the rollouts, so a state at the turn limit is answered as it would be.
+    const agent = policyAgent(run, run.base.model, run.config.dataSeed * 100 + CANDIDATE_STREAM + first + lo);
+    const actions = await agent.act(chunk.flatMap((s) =>
+      Array.from({ length: n }, () => ({
+        history: s.history,
+        turn: s.turn,
+        maxTurns: MAX_AGENT_TURNS,
+        hidden: data[s.trajectory].task,
+      }))
+    ));
     chunk.forEach((s, k) => {
-      const texts = out.tokens.slice(k * n, (k + 1) * n).map((t) => tok.decode(t.filter((x) => x !== end)));
+      const texts = actions.slice(k * n, (k + 1) * n).map((a) => a.output);
       rows.push({ state: first + lo + k, trajectory: s.trajectory, turn: s.turn, candidates: texts });
     });
     progress.update(lo + chunk.length);
