@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as tf from "@tensorflow/tfjs";
 import { selectBackend } from "../lib/nn/backend.ts";
-import { attention, gatherRows, gelu, matmul, targetLogProbs, transpose2d } from "../lib/nn/ops.ts";
+import { attention, gatherRows, gelu, matmul, takeRows, targetLogProbs, transpose2d } from "../lib/nn/ops.ts";
 
 await selectBackend("wasm", { quiet: true });
 
@@ -97,4 +97,11 @@ Deno.test("ops: gelu is the tanh approximation", () => {
   const xs = [-3, -1, -0.5, 0, 0.5, 1, 3];
   const expected = xs.map((x) => 0.5 * x * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (x + 0.044715 * x ** 3))));
   close(gelu(tf.tensor2d(xs, [1, 7])).dataSync(), expected, 1e-6, "gelu");
+});
+
+Deno.test("ops: takeRows equals tf.gather along the first axis, runs and single rows alike", () => {
+  const x = tf.randomNormal([7, 2, 3, 4], 0, 1, "float32", 3);
+  for (const rows of [[0, 1, 2], [6], [0, 2, 3, 4, 6], [1, 3, 5]]) {
+    assert.deepEqual(takeRows(x, rows).arraySync(), tf.gather(x, rows).arraySync());
+  }
 });

@@ -139,6 +139,31 @@ export function gatherRows(table: tf.Tensor2D, indices: Int32Array): tf.Tensor2D
 }
 
 /**
+ * Rows `rows` (in that order) of `x` along its first axis, as contiguous runs sliced and concatenated:
+ * on wasm 3–4× faster than `tf.gather` for the KV cache's `[B, H, T, dh]` blocks (no gradient).
+ *
+ * @example
+ * ```ts
+ * import * as tf from "@tensorflow/tfjs";
+ * import { takeRows } from "./ops.ts";
+ * takeRows(tf.tensor2d([[1], [2], [3], [4]]), [0, 1, 3]).print(); // [[1], [2], [4]]
+ * ```
+ */
+export function takeRows<T extends tf.Tensor>(x: T, rows: readonly number[]): T {
+  return tf.tidy(() => {
+    const runs: [number, number][] = [];
+    for (const r of rows) {
+      const last = runs.at(-1);
+      if (last && last[0] + last[1] === r) last[1]++;
+      else runs.push([r, 1]);
+    }
+    const rest = x.shape.slice(1);
+    const parts = runs.map(([start, n]) => tf.slice(x, [start, ...rest.map(() => 0)], [n, ...rest]));
+    return (parts.length === 1 ? parts[0] : tf.concat(parts, 0)) as T;
+  });
+}
+
+/**
  * RMSNorm over the last axis: `x / sqrt(mean(x²) + eps) * gain`.
  *
  * @example

@@ -10,6 +10,7 @@
 import * as tf from "@tensorflow/tfjs";
 import type { Rng } from "../util/rng.ts";
 import { cacheTensors, type KVCache, type Transformer } from "./model.ts";
+import { takeRows } from "./ops.ts";
 
 /**
  * Incremental decoding state for a batch of prompts: prefill once, then one token per row per step.
@@ -162,10 +163,9 @@ export class DecodeSession {
     if (rows.length === this.rows && rows.every((r, i) => r === i)) return;
     const old = this.#cache;
     const out = tf.tidy(() => {
-      const idx = tf.tensor1d(Int32Array.from(rows), "int32");
-      const logits = tf.gather(this.logits, idx) as tf.Tensor2D;
+      const logits = takeRows(this.logits, rows);
       if (!old) return { logits };
-      const pick = (xs: tf.Tensor4D[] | undefined) => xs?.map((x) => tf.gather(x, idx));
+      const pick = (xs: tf.Tensor4D[] | undefined) => xs?.map((x) => takeRows(x, rows));
       const cache: KVCache = { k: pick(old.k)!, v: pick(old.v)! };
       if (old.kTail) Object.assign(cache, { kTail: pick(old.kTail), vTail: pick(old.vTail) });
       return { logits, cache };
