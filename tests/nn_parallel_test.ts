@@ -44,7 +44,10 @@ Deno.test({
     await trainSft(a, tok, data, four);
     await trainSft(b, tok, data, four, { workers: 2 });
     const rounding = maxDiff(a, b);
-    assert.ok(rounding > 0 && rounding < 1e-5, `differs by ${rounding} (0 would mean one replica did it all)`);
+    assert.ok(
+      rounding > 0 && rounding < 1e-5,
+      `differs by ${rounding} (0 would mean one replica did it all)`,
+    );
     for (const m of [single, parallel, a, b]) m.dispose();
   },
 });
