@@ -32,6 +32,9 @@ const Flags = z.object({
   maxTurns: z.coerce.number().int().min(1).max(MAX_AGENT_TURNS).default(MAX_AGENT_TURNS).describe(
     "agent turn limit (1 = single-turn setting)",
   ),
+  forceAnswer: z.stringbool().default(false).describe(
+    "policy: start the last allowed turn with the answer marker (the single-turn setting with --max-turns 1)",
+  ),
   mode: z.enum(["paperCompatible", "lenient"]).default("paperCompatible").describe("harness scoping mode"),
   workers: z.coerce.number().int().min(1).default(2).describe("Python harness workers"),
   out: z.string().optional().describe("trajectories JSONL (default runs/eval/<agent>-<split>-s<seed>.jsonl)"),
@@ -41,7 +44,10 @@ await runCli("eval", Flags, async (flags) => {
   const started = performance.now();
   const all = flags.tasks ? await readJsonl(BackendTask, flags.tasks) : await loadSplit(flags.split);
   const tasks = all.slice(0, flags.limit ?? all.length);
-  const agent = await createAgent(flags.agent, flags.seed, { temperature: flags.temperature });
+  const agent = await createAgent(flags.agent, flags.seed, {
+    temperature: flags.temperature,
+    answerOnLastTurn: flags.forceAnswer,
+  });
   const simulator = new ScriptedSimulator(flags.seed);
   const episodes = new Progress("episodes", tasks.length);
   const played = await runEpisodes(tasks, agent, simulator, {

@@ -56,12 +56,12 @@ Deno.test("policy agent: long dialogues are cut to fit, keeping the problem desc
   assert.ok(action.input.endsWith("<|user|>I don't know, sorry.<|end|><|assistant|>"));
 });
 
-Deno.test("policy agent: the last allowed turn starts with the answer marker, unless turned off", async () => {
+Deno.test("policy agent: with answerOnLastTurn the last allowed turn starts with the answer marker", async () => {
   const observation = {
     history: [{ role: "user" as const, content: tasks[0].problem_description }],
     hidden: tasks[0],
   };
-  const agent = new PolicyAgent(model, tok, { seed: 0, maxTokens: 6 });
+  const agent = new PolicyAgent(model, tok, { seed: 0, maxTokens: 6, answerOnLastTurn: true });
   const [last] = await agent.act([{ ...observation, turn: 0, maxTurns: 1 }]);
   assert.ok(last.output.startsWith(`${ANSWER_MARKER}\n`));
   assert.ok(
@@ -69,9 +69,9 @@ Deno.test("policy agent: the last allowed turn starts with the answer marker, un
     "the recorded prompt is the dialogue, not the forced start",
   );
   const [early] = await agent.act([{ ...observation, turn: 0, maxTurns: 2 }]);
-  const free = new PolicyAgent(model, tok, { seed: 0, maxTokens: 6, answerOnLastTurn: false });
+  const free = new PolicyAgent(model, tok, { seed: 0, maxTokens: 6 });
   const [unforced] = await free.act([{ ...observation, turn: 0, maxTurns: 1 }]);
-  assert.equal(unforced.output, early.output, "without the option the last turn samples like any other");
+  assert.equal(unforced.output, early.output, "by default the last turn samples like any other");
   const played = await runEpisodes(tasks, agent, new ScriptedSimulator(0), { maxTurns: 2 });
   for (const t of played) assert.ok(t.dialogue_history.at(-1)!.content.includes(ANSWER_MARKER));
 });

@@ -28,9 +28,9 @@ export interface PolicyOptions {
   /** Prompts decoded together. Default 64. */
   sampleBatchSize?: number;
   /**
-   * At the episode's last allowed turn, start the message with the answer marker, as an agent told the
-   * turn budget would (the paper's prompt states it): otherwise a question asked at the limit becomes
-   * the answer, and the single-turn setting (one turn) measures nothing but that. Default true.
+   * At the episode's last allowed turn, start the message with the answer marker: the single-turn
+   * setting (the agent is told to answer at once). Off by default, as in the paper's protocol, where a
+   * question asked at the turn limit becomes the answer.
    */
   answerOnLastTurn?: boolean;
 }
@@ -61,7 +61,7 @@ export class PolicyAgent implements Agent {
     const forced = `${ANSWER_MARKER}\n`;
     const forcedIds = tok.encode(forced);
     const answers = observations.map((o) =>
-      (this.options.answerOnLastTurn ?? true) && o.turn + 1 >= o.maxTurns
+      (this.options.answerOnLastTurn ?? false) && o.turn + 1 >= o.maxTurns
     );
     const prompts = observations.map((o, i) => {
       const prompt = fittedPromptIds(tok, o.history, budget - (answers[i] ? forcedIds.length : 0));

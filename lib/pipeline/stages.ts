@@ -220,11 +220,17 @@ async function eachShared(stages: readonly (() => Promise<void>)[]): Promise<voi
 }
 
 /** The kit's policy agent for a model, sampling as the pipeline does. */
-function policyAgent(run: SeedRun, model: Transformer, streamSeed: number): PolicyAgent {
+function policyAgent(
+  run: SeedRun,
+  model: Transformer,
+  streamSeed: number,
+  answerOnLastTurn = false,
+): PolicyAgent {
   return new PolicyAgent(model, run.base.tokenizer, {
     seed: streamSeed,
     temperature: run.config.temperature,
     maxTokens: MAX_TURN_TOKENS,
+    answerOnLastTurn,
   });
 }
 
@@ -343,7 +349,7 @@ async function sampleCandidates(
   const progress = new Progress(label, list.length);
   for (let lo = 0; lo < list.length; lo += perBatch) {
     const chunk = list.slice(lo, lo + perBatch);
-    // The agent that played the rollouts, so a state at the turn limit is answered as it would be.
+    // The agent that played the rollouts samples the candidates.
     const agent = policyAgent(run, run.base.model, run.config.dataSeed * 100 + CANDIDATE_STREAM + first + lo);
     const actions = await agent.act(chunk.flatMap((s) =>
       Array.from({ length: n }, () => ({
@@ -536,8 +542,10 @@ export async function evaluate(run: SeedRun, method: Method): Promise<EvalSummar
     try {
       await stage(run, `eval/${method}`, artifact, async () => {
         const stream = run.seed * 100 + EVAL_STREAM;
-        const maxTurns = method === "single-turn" ? 1 : undefined;
-        const agent = policyAgent(run, model, stream);
+        // The single-turn setting: one turn, which the agent is told to answer in.
+        const single = method === "single-turn";
+        const agent = policyAgent(run, model, stream, single);
+        const maxTurns = single ? 1 : undefined;
         const evaluation = await play(run, agent, run.testTasks, stream, `eval ${method}`, maxTurns);
         await writeJsonl(`${run.dir}/eval/${slug(method)}.jsonl`, Trajectory, evaluation.trajectories);
         await writeJson(`${run.dir}/${artifact}`, EvalSummary, summaryOf(method, run.seed, evaluation));
