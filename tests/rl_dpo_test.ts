@@ -93,3 +93,25 @@ Deno.test("dpo: the NLL term covers the chosen response (or, optionally, its who
   assert.notEqual(expected.response, expected.sequence);
   reference.dispose();
 });
+
+Deno.test("dpo: a state's pairs, repeated responses included, are packed in one row with unchanged losses", async () => {
+  const reference = new Transformer(config, { trainable: false });
+  const answers = ["What discount?", "I WANT TO ANSWER: x", "Price for 2 items?"];
+  const shared = [[0, 1], [0, 2], [2, 1], [0, 1]].map(([c, r]) =>
+    turnPreference(tok, history(3), answers[c], answers[r], 64)
+  );
+  const r = maskedLogProbsNumbers(reference, {
+    tokens: shared.map((p) => p.chosen.ids),
+    mask: shared.map((p) => p.chosen.mask),
+  });
+  const expected = Math.LN2 - r.sum.reduce((a, b) => a + b, 0) / r.counts.reduce((a, b) => a + b, 0);
+  const policy = reference.clone();
+  const cfg = DpoConfig.parse({ epochs: 1, batchSize: 4, microBatch: 4, nllCoef: 1 });
+  const { finalLoss } = await trainDpo(policy, reference, tok, shared, cfg);
+  assert.ok(Math.abs(finalLoss - expected) < 1e-4, `${finalLoss} vs ${expected}`);
+  // Training on the packed state moves every pair's margin the right way.
+  const trained = reference.clone();
+  await trainDpo(trained, reference, tok, shared, { ...cfg, epochs: 20, lr: 3e-3, nllCoef: 0 });
+  for (const p of shared.slice(0, 3)) assert.ok(margin(trained, p) > margin(reference, p));
+  tf.dispose([...policy.variables(), ...trained.variables(), ...reference.variables()]);
+});

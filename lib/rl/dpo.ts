@@ -94,19 +94,63 @@ export function trajectoryPreference(
 }
 
 interface Example extends Preference {
-  /** Both sides in one row: the shared context once, chosen in span 0, rejected in span 1. */
-  packed: PackedRow;
+  /** Tokens before the response: preferences with the same context are packed into one row. */
+  context: string;
   refChosen: number;
   refRejected: number;
 }
 
-/** Each pair's summed log-probabilities of its chosen and rejected responses under `model`. */
-function referenceSums(model: Transformer, rows: readonly PackedRow[], pad: number): [number, number][] {
+/** The context of a preference: its chosen sequence up to the first response token. */
+function contextKey(p: Preference): string {
+  const first = p.chosen.mask.indexOf(1);
+  return p.chosen.ids.slice(0, first < 0 ? p.chosen.ids.length : first).join(",");
+}
+
+/**
+ * One packed row per context among `batch`: the context once, then each distinct response (chosen or
+ * rejected) attending to it and to itself; `chosen[i]`/`rejected[i]` are preference i's slot among
+ * the rows' spans, flattened as `row · width + span`.
+ */
+function packByContext(batch: readonly Preference[]): {
+  rows: PackedRow[];
+  width: number;
+  chosen: number[];
+  rejected: number[];
+} {
+  const groups = new Map<string, { sequences: PolicySequence[]; slot: Map<string, number> }>();
+  const slots = batch.map((p) => {
+    const key = contextKey(p);
+    if (!groups.has(key)) groups.set(key, { sequences: [], slot: new Map() });
+    const g = groups.get(key)!;
+    const slotOf = (s: PolicySequence) => {
+      const id = s.ids.join(",");
+      if (!g.slot.has(id)) g.slot.set(id, g.sequences.push(s) - 1);
+      return g.slot.get(id)!;
+    };
+    return { group: [...groups.keys()].indexOf(key), chosen: slotOf(p.chosen), rejected: slotOf(p.rejected) };
+  });
+  const rows = [...groups.values()].map((g) => packBranches(g.sequences));
+  const width = Math.max(...[...groups.values()].map((g) => g.sequences.length));
+  return {
+    rows,
+    width,
+    chosen: slots.map((s) => s.group * width + s.chosen),
+    rejected: slots.map((s) => s.group * width + s.rejected),
+  };
+}
+
+/** Each preference's summed response log-probabilities `[chosen, rejected]` under `model`. */
+function referenceSums(
+  model: Transformer,
+  preferences: readonly Preference[],
+  pad: number,
+): [number, number][] {
   const out: [number, number][] = [];
-  for (let i = 0; i < rows.length; i += 8) {
-    const chunk = rows.slice(i, i + 8);
-    const r = maskedLogProbsNumbers(model, { ...packedBatch(chunk), padToken: pad });
-    out.push(...r.spanSum!.map((s): [number, number] => [s[0], s[1] ?? 0]));
+  for (let i = 0; i < preferences.length; i += 8) {
+    const packed = packByContext(preferences.slice(i, i + 8));
+    const r = maskedLogProbsNumbers(model, { ...packedBatch(packed.rows), padToken: pad });
+    const flat = r.spanSum!.flatMap((row) => Array.from({ length: packed.width }, (_, j) => row[j] ?? 0));
+    packed.chosen.forEach((c, k) => out.push([flat[c], flat[packed.rejected[k]]]));
   }
   return out;
 }
@@ -120,8 +164,21 @@ function packedBatch(rows: readonly PackedRow[]) {
   };
 }
 
+/** Entries `slots` of a `[N]` tensor, through a one-hot matmul (wasm has no gather gradient). */
+function pick(values: tf.Tensor1D, slots: readonly number[]): tf.Tensor1D {
+  const n = values.shape[0];
+  const onehot = new Float32Array(n * slots.length);
+  slots.forEach((s, k) => (onehot[s * slots.length + k] = 1));
+  return tf.reshape(
+    tf.matMul(tf.reshape(values, [1, n]), tf.tensor2d(onehot, [n, slots.length])),
+    [slots.length],
+  );
+}
+
 /**
- * Trains `policy` in place with DPO against the frozen `reference`.
+ * Trains `policy` in place with DPO against the frozen `reference`. Preferences that share their
+ * context (a state's pairs; a task's pairs with one chosen trajectory) are kept together in the step
+ * plan and packed into one row: the context runs once and each distinct response once.
  *
  * @example
  * ```ts ignore
@@ -138,23 +195,28 @@ export function trainDpo(
   run: LoopRun & { tag?: string } = {},
 ): Promise<LoopResult> {
   const pad = tok.special("<pad>");
-  const packed = preferences.map((p) => packBranches([p.chosen, p.rejected]));
-  const refs = referenceSums(reference, packed, pad);
+  // Reference sums in the order the step plan will visit, so their packing matches training's.
+  const refs = referenceSums(reference, preferences, pad);
   const examples: Example[] = preferences.map((p, i) => ({
     ...p,
-    packed: packed[i],
+    context: contextKey(p),
     refChosen: refs[i][0],
     refRejected: refs[i][1],
   }));
   return trainLoop(policy, tok, examples, config, {
     tag: run.tag ?? "dpo",
-    tokens: (e) => e.packed.tokens.length,
+    group: (e) => e.context,
+    tokens: (e) => e.chosen.ids.length + e.rejected.ids.length - e.chosen.mask.indexOf(1),
     loss: (m, batch) =>
       tf.tidy(() => {
-        // Chosen and rejected share one row: their common context runs once.
-        const lp = maskedLogProbs(m, { ...packedBatch(batch.map((e) => e.packed)), padToken: pad });
-        const sides = lp.spanSum!.shape[1] === 2 ? lp.spanSum! : tf.pad(lp.spanSum!, [[0, 0], [0, 1]]);
-        const [chosen, rejected] = tf.split(sides, 2, 1).map((t) => tf.reshape(t, [-1]) as tf.Tensor1D);
+        const packed = packByContext(batch);
+        const lp = maskedLogProbs(m, { ...packedBatch(packed.rows), padToken: pad });
+        const spans = lp.spanSum!.shape[1];
+        const full = spans === packed.width
+          ? lp.spanSum!
+          : tf.pad(lp.spanSum!, [[0, 0], [0, packed.width - spans]]);
+        const flat = tf.reshape(full, [-1]) as tf.Tensor1D;
+        const chosen = pick(flat, packed.chosen), rejected = pick(flat, packed.rejected);
         const loss = dpoLoss(
           chosen,
           rejected,
@@ -165,7 +227,10 @@ export function trainDpo(
         if (config.nllCoef === 0) return loss;
         let nll: tf.Tensor;
         if (config.nllScope === "response") {
-          const count = lp.spanCounts!.reduce((a, r) => a + r[0], 0);
+          const counts = lp.spanCounts!.flatMap((r) =>
+            Array.from({ length: packed.width }, (_, j) => r[j] ?? 0)
+          );
+          const count = packed.chosen.reduce((a, c) => a + counts[c], 0);
           nll = tf.div(tf.neg(tf.sum(chosen)), Math.max(1, count));
         } else {
           const whole = maskedLogProbs(m, {

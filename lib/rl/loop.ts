@@ -41,6 +41,8 @@ export interface LoopSpec<E> {
   tokens: (example: E) => number;
   /** How much an example counts in its step's loss (e.g. its target tokens). Default 1. */
   weight?: (example: E) => number;
+  /** Examples with the same key stay together in the step plan (see {@link stepPlan}). */
+  group?: (example: E) => string;
   /**
    * The same loss as a module export that gradient workers rebuild; without it the loop runs in one
    * thread whatever {@link LoopRun.workers} says.
@@ -71,13 +73,23 @@ export interface LoopResult {
   seconds: number;
 }
 
-/** The step plan: example indices per step, reshuffled every epoch with the seed. */
-export function stepPlan(count: number, config: TrainConfig): number[][] {
+/**
+ * The step plan: example indices per step, reshuffled every epoch with the seed. With `groups` (a key
+ * per example), whole groups are shuffled and their members stay adjacent, so examples that share a
+ * context (a state's preference pairs) tend to land in one micro-batch and can share one packed row.
+ */
+export function stepPlan(count: number, config: TrainConfig, groups?: readonly string[]): number[][] {
   const perEpoch = Math.ceil(count / config.batchSize);
   const total = count === 0 ? 0 : Math.max(1, Math.round(perEpoch * config.epochs));
+  const members = new Map<string, number[]>();
+  for (let i = 0; i < count; i++) {
+    const key = groups ? groups[i] : String(i);
+    members.set(key, [...(members.get(key) ?? []), i]);
+  }
+  const units = [...members.values()];
   const steps: number[][] = [];
   for (let epoch = 0; steps.length < total; epoch++) {
-    const order = new Rng(`sft:${config.seed}:${epoch}`).shuffle([...Array(count).keys()]);
+    const order = new Rng(`sft:${config.seed}:${epoch}`).shuffle([...units.keys()]).flatMap((u) => units[u]);
     for (let i = 0; i < order.length && steps.length < total; i += config.batchSize) {
       steps.push(order.slice(i, i + config.batchSize));
     }
@@ -116,7 +128,7 @@ export async function trainLoop<E>(
 ): Promise<LoopResult> {
   const { tag } = spec;
   const weight = spec.weight ?? (() => 1);
-  const plan = stepPlan(examples.length, config);
+  const plan = stepPlan(examples.length, config, spec.group && examples.map(spec.group));
   const adam = new Adam(model.variables().filter((v) => v.trainable));
   const ckpt = run.runDir && `${run.runDir}/resume`;
   // A run folder resumes only the run it was made for: same config, data size and step plan.
@@ -151,8 +163,8 @@ export async function trainLoop<E>(
   try {
     const end = Math.min(plan.length, start + (run.stopAfter ?? Infinity));
     for (let step = start; step < end; step++) {
-      // Longest first, so each micro-batch pads to similar lengths.
-      const batch = plan[step].map((i) => examples[i]).sort((a, b) => spec.tokens(b) - spec.tokens(a));
+      // Longest first, so each micro-batch pads to similar lengths (whole groups, by their longest).
+      const batch = sortedByLength(plan[step].map((i) => examples[i]), spec);
       const micro: E[][] = [];
       for (let i = 0; i < batch.length; i += config.microBatch) {
         micro.push(batch.slice(i, i + config.microBatch));
@@ -196,4 +208,18 @@ export async function trainLoop<E>(
   }
   const seconds = (performance.now() - began) / 1000;
   return { steps: plan.length, finalLoss, tokensPerSecond: tokens / Math.max(seconds, 1e-9), seconds };
+}
+
+function sortedByLength<E>(batch: E[], spec: LoopSpec<E>): E[] {
+  const group = spec.group;
+  if (!group) return batch.sort((a, b) => spec.tokens(b) - spec.tokens(a));
+  const longest = new Map<string, number>();
+  for (const e of batch) longest.set(group(e), Math.max(longest.get(group(e)) ?? 0, spec.tokens(e)));
+  const first = new Map<string, number>();
+  batch.forEach((e, i) => first.has(group(e)) || first.set(group(e), i));
+  const rank = (e: E) => [longest.get(group(e))!, first.get(group(e))!];
+  return batch
+    .map((e, i) => ({ e, i, r: rank(e) }))
+    .sort((a, b) => b.r[0] - a.r[0] || a.r[1] - b.r[1] || a.i - b.i)
+    .map((x) => x.e);
 }
