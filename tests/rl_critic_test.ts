@@ -166,6 +166,9 @@ Deno.test("critic: precomputed reference scores give the same ranking scores", (
 
 Deno.test("critic: the packed pair loss equals Bradley–Terry over separately computed turn advantages", async () => {
   const critic = new Transformer(modelConfig("tiny", { vocabSize: tok.size, contextLength: 96, seed: 7 }));
+  // Task 5's best rollout is chosen against two worse ones: both pairs share one packed row.
+  const pairs = criticPairs([...rollouts, rollout(5, 5, 1), rollout(5, 6, 0), rollout(5, 7, 0.5)]);
+  assert.equal(pairs.filter((p) => p.taskId === "t5").length, 2);
   const ctx = base.config.contextLength, beta = 0.5, nllCoef = 0.3;
   for (const variant of ["sweet", "turn-sum", "trajectory-mean"] as const) {
     const reductions = (model: Transformer, side: "chosen" | "rejected") => {

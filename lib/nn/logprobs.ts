@@ -187,6 +187,59 @@ export function packBranches(
   return row;
 }
 
+/** Where {@link packPairs} put each pair: the rows, their width and each side's sequence slot. */
+export interface PackedPairs {
+  rows: PackedRow[];
+  /** Sequences per row at most; sequence k of row b is slot `b · width + k`. */
+  width: number;
+  /** `[chosen, rejected]` slot of each input pair. */
+  slots: [number, number][];
+}
+
+/**
+ * Packs pairs of sequences by a shared key: per key, one row holding the key's distinct sequences
+ * (their common unmasked prefix once, see {@link packBranches}), so that pairs sharing a context, or
+ * sharing a side, compute it once. Span `k · spanStride + s` of a row is its sequence k's span s.
+ *
+ * @example
+ * ```ts
+ * import { packPairs } from "./logprobs.ts";
+ * const a = { ids: [1, 2, 3], mask: [0, 0, 1] }, b = { ids: [1, 2, 4], mask: [0, 0, 1] }, c = { ids: [1, 2, 5], mask: [0, 0, 1] };
+ * const packed = packPairs([[a, b], [a, c]], () => "state");
+ * // one row [1, 2, 3, 4, 5]; packed.slots: [[0, 1], [0, 2]]
+ * ```
+ */
+export function packPairs<
+  S extends { ids: readonly number[]; mask: readonly number[]; spans?: readonly number[] },
+>(
+  pairs: readonly (readonly [S, S])[],
+  key: (index: number) => string,
+  { spanStride = 1 }: { spanStride?: number } = {},
+): PackedPairs {
+  const groups = new Map<string, { sequences: S[]; slot: Map<string, number> }>();
+  const local = pairs.map((pair, i) => {
+    const k = key(i);
+    if (!groups.has(k)) groups.set(k, { sequences: [], slot: new Map() });
+    const g = groups.get(k)!;
+    const slotOf = (s: S) => {
+      const id = s.ids.join(",");
+      if (!g.slot.has(id)) g.slot.set(id, g.sequences.push(s) - 1);
+      return g.slot.get(id)!;
+    };
+    return { group: k, chosen: slotOf(pair[0]), rejected: slotOf(pair[1]) };
+  });
+  const order = [...groups.keys()];
+  const width = Math.max(...[...groups.values()].map((g) => g.sequences.length));
+  return {
+    rows: [...groups.values()].map((g) => packBranches(g.sequences, { spanStride })),
+    width,
+    slots: local.map((l): [number, number] => {
+      const row = order.indexOf(l.group) * width;
+      return [row + l.chosen, row + l.rejected];
+    }),
+  };
+}
+
 /**
  * Positions, attention mask and predicting token of each token of packed rows (see
  * {@link LogProbBatch.segments}), for `Transformer.forward`/`hiddenStates` on the rows right-padded to

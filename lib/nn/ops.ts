@@ -164,6 +164,24 @@ export function takeRows<T extends tf.Tensor>(x: T, rows: readonly number[]): T 
 }
 
 /**
+ * Rows `rows` of `x` (repeats allowed) with a gradient, as a one-hot matmul: wasm has no gather
+ * gradient. Meant for picking a few rows of small tensors (e.g. per-sequence sums of packed rows).
+ *
+ * @example
+ * ```ts
+ * import * as tf from "@tensorflow/tfjs";
+ * import { selectRows } from "./ops.ts";
+ * selectRows(tf.tensor2d([[1, 2], [3, 4]]), [1, 1, 0]).print(); // [[3, 4], [3, 4], [1, 2]]
+ * ```
+ */
+export function selectRows(x: tf.Tensor2D, rows: readonly number[]): tf.Tensor2D {
+  const n = x.shape[0];
+  const onehot = new Float32Array(rows.length * n);
+  rows.forEach((r, k) => (onehot[k * n + r] = 1));
+  return tf.matMul(tf.tensor2d(onehot, [rows.length, n]), x);
+}
+
+/**
  * RMSNorm over the last axis: `x / sqrt(mean(x²) + eps) * gain`.
  *
  * @example

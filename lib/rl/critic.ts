@@ -22,7 +22,8 @@ import * as tf from "@tensorflow/tfjs";
 import { z } from "zod";
 import type { BackendTask, DialogueTurn, Trajectory } from "../colbench/schema.ts";
 import { encodeDialogue, fittedPromptIds } from "../nn/chat.ts";
-import { maskedLogProbs, packBranches, type PackedRow } from "../nn/logprobs.ts";
+import { maskedLogProbs, packPairs } from "../nn/logprobs.ts";
+import { selectRows } from "../nn/ops.ts";
 import { MAX_AGENT_TURNS } from "../colbench/protocol.ts";
 import { Transformer } from "../nn/model.ts";
 import {
@@ -156,35 +157,45 @@ interface RefScores {
 }
 
 interface PairExample {
+  /** Pairs of one task share a row: the reference, the task and the chosen trajectory run once. */
+  task: string;
   chosen: CriticSequence;
   rejected: CriticSequence;
-  /** Both trajectories in one row (the reference and the task once), chosen's turns first. */
-  packed?: PackedRow;
   ref?: [RefScores, RefScores];
 }
 
-/** Turns per side in a packed pair's spans: chosen turn s is span s, rejected turn s is span S + s. */
+/** Spans per trajectory in a packed row: trajectory k's turn s is span `k · TURN_STRIDE + s`. */
 const TURN_STRIDE = MAX_AGENT_TURNS;
 
 /**
- * A packed pair batch's log-probability reductions in the unpacked layout `[2B]` (every chosen
- * trajectory, then every rejected one) that {@link trajectoryAdvantage} reads, plus token counts.
+ * Log-probability reductions of pairs in the layout `[2P]` (every chosen trajectory, then every
+ * rejected one) that {@link trajectoryAdvantage} reads, plus token counts. Pairs of one task are packed
+ * into one row (see `packPairs`), so their shared reference, task and chosen trajectory run once.
  */
-function pairReductions(model: Transformer, rows: readonly PackedRow[], pad: number) {
+function pairReductions(model: Transformer, batch: readonly PairExample[], pad: number) {
+  const packed = packPairs(batch.map((e) => [e.chosen, e.rejected] as const), (i) => batch[i].task, {
+    spanStride: TURN_STRIDE,
+  });
   const lp = maskedLogProbs(model, {
-    tokens: rows.map((r) => r.tokens),
-    mask: rows.map((r) => r.mask),
-    spans: rows.map((r) => r.spans),
-    segments: rows.map((r) => r.segments),
+    tokens: packed.rows.map((r) => r.tokens),
+    mask: packed.rows.map((r) => r.mask),
+    spans: packed.rows.map((r) => r.spans),
+    segments: packed.rows.map((r) => r.segments),
     padToken: pad,
   });
-  const width = 2 * TURN_STRIDE, n = rows.length;
+  const width = packed.width * TURN_STRIDE;
   const spanSum = tf.pad(lp.spanSum!, [[0, 0], [0, width - lp.spanSum!.shape[1]]]);
-  const counts = lp.spanCounts!.map((r) => Array.from({ length: width }, (_, j) => r[j] ?? 0));
-  const side = (k: number) => tf.slice(spanSum, [0, k * TURN_STRIDE], [n, TURN_STRIDE]);
-  const sideCounts = (k: number) => counts.map((r) => r.slice(k * TURN_STRIDE, (k + 1) * TURN_STRIDE));
-  const spanTotals = tf.concat([side(0), side(1)], 0);
-  const turnCounts = [...sideCounts(0), ...sideCounts(1)];
+  // One row of turn sums per packed trajectory, then each pair's two sides.
+  const perTrajectory = tf.reshape(spanSum, [-1, TURN_STRIDE]) as tf.Tensor2D;
+  const countRows = lp.spanCounts!.flatMap((r) =>
+    Array.from(
+      { length: packed.width },
+      (_, k) => Array.from({ length: TURN_STRIDE }, (_, s) => r[k * TURN_STRIDE + s] ?? 0),
+    )
+  );
+  const order = [...packed.slots.map((s) => s[0]), ...packed.slots.map((s) => s[1])];
+  const spanTotals = selectRows(perTrajectory, order);
+  const turnCounts = order.map((slot) => countRows[slot]);
   const tokens = turnCounts.map((r) => r.reduce((a, b) => a + b, 0));
   const sum = tf.sum(spanTotals, 1) as tf.Tensor1D;
   const atLeastOne = (xs: number[]) => xs.map((c) => Math.max(c, 1));
@@ -203,10 +214,14 @@ interface ValueExample {
   label: number;
 }
 
-function frozenScores(ref: Transformer, rows: readonly PackedRow[], pad: number): [RefScores, RefScores][] {
+function frozenScores(
+  ref: Transformer,
+  examples: readonly PairExample[],
+  pad: number,
+): [RefScores, RefScores][] {
   const out: [RefScores, RefScores][] = [];
-  for (let i = 0; i < rows.length; i += 4) {
-    const chunk = rows.slice(i, i + 4);
+  for (let i = 0; i < examples.length; i += 8) {
+    const chunk = examples.slice(i, i + 8);
     const r = tf.tidy(() => {
       const p = pairReductions(ref, chunk, pad);
       return { sum: p.sum.arraySync(), mean: p.mean.arraySync(), spanMean: p.spanMean.arraySync() };
@@ -267,17 +282,18 @@ export function trainCritic(
     }, loopRun);
   }
   const examples: PairExample[] = pairs.map((p) => ({
+    task: p.taskId,
     chosen: criticSequence(tok, p.chosen, config.variant, context),
     rejected: criticSequence(tok, p.rejected, config.variant, context),
   }));
   if (spec.kind === "log-ratio") {
-    examples.forEach((e) => (e.packed = packBranches([e.chosen, e.rejected], { spanStride: TURN_STRIDE })));
-    const refs = frozenScores(base, examples.map((e) => e.packed!), pad);
+    const refs = frozenScores(base, examples, pad);
     examples.forEach((e, i) => (e.ref = refs[i]));
   }
   return trainLoop(critic, tok, examples, config, {
     tag: `critic_${config.variant}`,
-    tokens: (e) => e.packed?.tokens.length ?? e.chosen.ids.length + e.rejected.ids.length,
+    group: (e) => e.task,
+    tokens: (e) => e.chosen.ids.length + e.rejected.ids.length,
     loss: (m, batch) =>
       tf.tidy(() => {
         const n = batch.length;
@@ -287,8 +303,7 @@ export function trainCritic(
           const v = sequenceValues(m, seqs.map((s) => s.ids), "mean", pad);
           return bradleyTerryLoss(tf.slice(v, 0, n), tf.slice(v, n, n), 1);
         }
-        // Chosen and rejected share one row: the reference and the task run once.
-        const lp = pairReductions(m, batch.map((e) => e.packed!), pad);
+        const lp = pairReductions(m, batch, pad);
         const refs = [...batch.map((e) => e.ref![0]), ...batch.map((e) => e.ref![1])];
         const advantage = trajectoryAdvantage(lp, {
           sum: refs.map((r) => r.sum),

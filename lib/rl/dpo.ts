@@ -10,8 +10,15 @@ import * as tf from "@tensorflow/tfjs";
 import { z } from "zod";
 import type { DialogueTurn } from "../colbench/schema.ts";
 import { fittedPromptIds } from "../nn/chat.ts";
-import { maskedLogProbs, maskedLogProbsNumbers, packBranches, type PackedRow } from "../nn/logprobs.ts";
+import {
+  maskedLogProbs,
+  maskedLogProbsNumbers,
+  type PackedPairs,
+  type PackedRow,
+  packPairs,
+} from "../nn/logprobs.ts";
 import type { Transformer } from "../nn/model.ts";
+import { selectRows } from "../nn/ops.ts";
 import type { Tokenizer } from "../nn/tokenizer.ts";
 import { type LoopResult, type LoopRun, TrainConfig, trainLoop } from "./loop.ts";
 import { dpoLoss } from "./losses.ts";
@@ -106,37 +113,9 @@ function contextKey(p: Preference): string {
   return p.chosen.ids.slice(0, first < 0 ? p.chosen.ids.length : first).join(",");
 }
 
-/**
- * One packed row per context among `batch`: the context once, then each distinct response (chosen or
- * rejected) attending to it and to itself; `chosen[i]`/`rejected[i]` are preference i's slot among
- * the rows' spans, flattened as `row · width + span`.
- */
-function packByContext(batch: readonly Preference[]): {
-  rows: PackedRow[];
-  width: number;
-  chosen: number[];
-  rejected: number[];
-} {
-  const groups = new Map<string, { sequences: PolicySequence[]; slot: Map<string, number> }>();
-  const slots = batch.map((p) => {
-    const key = contextKey(p);
-    if (!groups.has(key)) groups.set(key, { sequences: [], slot: new Map() });
-    const g = groups.get(key)!;
-    const slotOf = (s: PolicySequence) => {
-      const id = s.ids.join(",");
-      if (!g.slot.has(id)) g.slot.set(id, g.sequences.push(s) - 1);
-      return g.slot.get(id)!;
-    };
-    return { group: [...groups.keys()].indexOf(key), chosen: slotOf(p.chosen), rejected: slotOf(p.rejected) };
-  });
-  const rows = [...groups.values()].map((g) => packBranches(g.sequences));
-  const width = Math.max(...[...groups.values()].map((g) => g.sequences.length));
-  return {
-    rows,
-    width,
-    chosen: slots.map((s) => s.group * width + s.chosen),
-    rejected: slots.map((s) => s.group * width + s.rejected),
-  };
+/** One packed row per context among `batch` (see `packPairs`). */
+function packByContext(batch: readonly Preference[]): PackedPairs {
+  return packPairs(batch.map((p) => [p.chosen, p.rejected] as const), (i) => contextKey(batch[i]));
 }
 
 /** Each preference's summed response log-probabilities `[chosen, rejected]` under `model`. */
@@ -150,7 +129,7 @@ function referenceSums(
     const packed = packByContext(preferences.slice(i, i + 8));
     const r = maskedLogProbsNumbers(model, { ...packedBatch(packed.rows), padToken: pad });
     const flat = r.spanSum!.flatMap((row) => Array.from({ length: packed.width }, (_, j) => row[j] ?? 0));
-    packed.chosen.forEach((c, k) => out.push([flat[c], flat[packed.rejected[k]]]));
+    out.push(...packed.slots.map(([c, rj]): [number, number] => [flat[c], flat[rj]]));
   }
   return out;
 }
@@ -162,17 +141,6 @@ function packedBatch(rows: readonly PackedRow[]) {
     spans: rows.map((r) => r.spans),
     segments: rows.map((r) => r.segments),
   };
-}
-
-/** Entries `slots` of a `[N]` tensor, through a one-hot matmul (wasm has no gather gradient). */
-function pick(values: tf.Tensor1D, slots: readonly number[]): tf.Tensor1D {
-  const n = values.shape[0];
-  const onehot = new Float32Array(n * slots.length);
-  slots.forEach((s, k) => (onehot[s * slots.length + k] = 1));
-  return tf.reshape(
-    tf.matMul(tf.reshape(values, [1, n]), tf.tensor2d(onehot, [n, slots.length])),
-    [slots.length],
-  );
 }
 
 /**
@@ -215,8 +183,10 @@ export function trainDpo(
         const full = spans === packed.width
           ? lp.spanSum!
           : tf.pad(lp.spanSum!, [[0, 0], [0, packed.width - spans]]);
-        const flat = tf.reshape(full, [-1]) as tf.Tensor1D;
-        const chosen = pick(flat, packed.chosen), rejected = pick(flat, packed.rejected);
+        const flat = tf.reshape(full, [-1, 1]) as tf.Tensor2D;
+        const chosenSlots = packed.slots.map((x) => x[0]);
+        const side = (slots: number[]) => tf.reshape(selectRows(flat, slots), [-1]) as tf.Tensor1D;
+        const chosen = side(chosenSlots), rejected = side(packed.slots.map((x) => x[1]));
         const loss = dpoLoss(
           chosen,
           rejected,
@@ -230,7 +200,7 @@ export function trainDpo(
           const counts = lp.spanCounts!.flatMap((r) =>
             Array.from({ length: packed.width }, (_, j) => r[j] ?? 0)
           );
-          const count = packed.chosen.reduce((a, c) => a + counts[c], 0);
+          const count = chosenSlots.reduce((a, c) => a + counts[c], 0);
           nll = tf.div(tf.neg(tf.sum(chosen)), Math.max(1, count));
         } else {
           const whole = maskedLogProbs(m, {
