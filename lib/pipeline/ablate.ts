@@ -8,11 +8,11 @@
 import { z } from "zod";
 import { PythonHarness } from "../colbench/harness/harness.ts";
 import { type Estimate, formatEstimate, summarize } from "../colbench/metrics.ts";
-import { Trajectory } from "../colbench/schema.ts";
+import { type BackendTask, Trajectory } from "../colbench/schema.ts";
 import { loadSplit } from "../colbench/splits.ts";
 import { loadPretrained } from "../nn/pretrained.ts";
 import { readJson, readJsonl, writeJson } from "../util/jsonl.ts";
-import { type AblateConfig, type Method, PAPER_NUMBERS } from "./config.ts";
+import { AblateConfig, type Method, PAPER_NUMBERS, VALIDATION_START } from "./config.ts";
 import {
   bestOfN,
   clearStaleLocks,
@@ -67,11 +67,14 @@ export interface AblationResults {
  */
 export async function claimRunFolder(root: string, config: AblateConfig): Promise<void> {
   const path = `${root}/config.json`;
-  const previous = await readJson(z.record(z.string(), z.unknown()), path).catch((e) => {
+  const recorded = await readJson(z.record(z.string(), z.unknown()), path).catch((e) => {
     if (e instanceof Deno.errors.NotFound) return undefined;
     throw e;
   });
-  if (!previous) return await writeJson(path, z.unknown(), config);
+  if (!recorded) return await writeJson(path, z.unknown(), config);
+  // Through the schema, so a field added since the folder was made reads as its default.
+  const parsed = AblateConfig.safeParse(recorded);
+  const previous: Record<string, unknown> = parsed.success ? parsed.data : recorded;
   // Which methods and curves run, and the worker count, only add or speed up stages; the rest shapes them.
   const shaping = (c: Record<string, unknown>): Record<string, unknown> => ({
     ...c,
@@ -91,12 +94,28 @@ export async function claimRunFolder(root: string, config: AblateConfig): Promis
   }
 }
 
+/**
+ * The tasks every method is evaluated on: the first `evalTasks` of the test split, or of the validation
+ * split (train tasks from {@link VALIDATION_START}, which no rollout of a valid config touches).
+ *
+ * @example
+ * ```ts
+ * import { ABLATE_PRESETS, AblateConfig } from "./config.ts";
+ * const tasks = await evaluationTasks(AblateConfig.parse({ ...ABLATE_PRESETS.smoke, evalSplit: "validation" }));
+ * ```
+ */
+export async function evaluationTasks(config: AblateConfig): Promise<BackendTask[]> {
+  return config.evalSplit === "test"
+    ? (await loadSplit("test")).slice(0, config.evalTasks)
+    : (await loadSplit("train")).slice(VALIDATION_START, VALIDATION_START + config.evalTasks);
+}
+
 /** Shared, read-only inputs of every seed's run. */
 async function openRun(config: AblateConfig, seeds: readonly number[], root: string) {
   const base = await loadPretrained(config.policy, { trainable: false });
   const harness = await PythonHarness.create({ workers: config.workers });
   const trainTasks = (await loadSplit("train")).slice(0, config.trainTasks);
-  const testTasks = (await loadSplit("test")).slice(0, config.evalTasks);
+  const testTasks = await evaluationTasks(config);
   const runs = seeds.map((seed): SeedRun => ({
     config,
     seed,

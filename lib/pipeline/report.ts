@@ -100,7 +100,7 @@ td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}td:first-child{text
 <h1>SWEET-RL on the embedded ColBench suite: preset <code>${escape(c.preset)}</code></h1>
 <p>Seeds ${
     results.seeds.join(", ")
-  }; ${c.trainTasks} train tasks × ${c.rollouts} rollouts; ${c.evalTasks} test tasks;
+  }; ${c.trainTasks} train tasks × ${c.rollouts} rollouts; ${c.evalTasks} ${c.evalSplit} tasks;
 finished ${escape(results.finishedAt)}; ${
     (results.wallSeconds / 60).toFixed(1)
   } min in the last invocation.</p>
