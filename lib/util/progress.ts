@@ -1,9 +1,11 @@
 /**
- * Progress lines with rate and ETA for long work: redrawn in place on a terminal, printed at most every
- * few seconds otherwise (logs, CI), always on stderr so stdout stays clean for results.
+ * Progress lines with rate and ETA for long work: redrawn in place on a terminal and in a notebook (whose
+ * stream output honours carriage returns), printed at most every few seconds otherwise (logs, CI), always
+ * on stderr so stdout stays clean for results.
  *
  * @module
  */
+import { jupyter } from "../report/display.ts";
 
 function clock(seconds: number): string {
   if (!Number.isFinite(seconds)) return "?";
@@ -31,6 +33,7 @@ export class Progress {
   #current = 0;
   #printed = -1;
   readonly #tty = Deno.stderr.isTerminal();
+  readonly #inPlace = this.#tty || jupyter() !== undefined;
   readonly #encoder = new TextEncoder();
 
   /** @param intervalMs minimum time between lines when not on a terminal. */
@@ -50,16 +53,16 @@ export class Progress {
   update(current: number): void {
     this.#current = current;
     const now = performance.now();
-    if (now - this.#lastPrint < (this.#tty ? 100 : this.intervalMs)) return;
+    if (now - this.#lastPrint < (this.#tty ? 100 : this.#inPlace ? 1000 : this.intervalMs)) return;
     this.#lastPrint = now;
     this.#printed = current;
-    this.#write(this.#tty ? `\r${this.line()}\x1b[K` : `${this.line()}\n`);
+    this.#write(this.#inPlace ? `\r${this.line()}${this.#tty ? "\x1b[K" : ""}` : `${this.line()}\n`);
   }
 
   /** Prints the final line. */
   done(): void {
-    if (!this.#tty && this.#printed === this.#current) return;
-    this.#write(this.#tty ? `\r${this.line()}\x1b[K\n` : `${this.line()}\n`);
+    if (!this.#inPlace && this.#printed === this.#current) return;
+    this.#write(this.#inPlace ? `\r${this.line()}${this.#tty ? "\x1b[K" : ""}\n` : `${this.line()}\n`);
   }
 
   #write(text: string): void {

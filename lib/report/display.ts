@@ -1,0 +1,114 @@
+/**
+ * Rich output in notebooks and plain text everywhere else, through one function. Inside the Deno Jupyter
+ * kernel it emits MIME bundles; it waits a moment after each, because Deno 2.9.6 can report a cell idle
+ * before its last output reached the client, which then drops it. Library code reaches `Deno.jupyter` only
+ * through here, after checking that it exists.
+ *
+ * @module
+ */
+import { type Figure, figureHtml } from "./plotly.ts";
+
+/** Outputs keyed by MIME type (`text/plain`, `text/html`, `application/vnd.plotly.v1+json`, …). */
+export type MimeBundle = Record<string, unknown>;
+
+/** Where and how a bundle is shown. */
+export interface DisplayOptions {
+  /** Names the output, so a later call with `update: true` replaces it in place. */
+  id?: string;
+  /** Replace the output named `id` instead of adding one. */
+  update?: boolean;
+}
+
+interface JupyterApi {
+  display(
+    bundle: MimeBundle,
+    options: { raw: boolean; display_id?: string; update?: boolean },
+  ): Promise<void>;
+}
+
+/**
+ * The kernel's API, or undefined outside a notebook (where reading `Deno.jupyter` throws).
+ *
+ * @example
+ * ```ts
+ * import { jupyter } from "./display.ts";
+ * if (!jupyter()) console.log("not in a notebook");
+ * ```
+ */
+export function jupyter(): JupyterApi | undefined {
+  try {
+    const api = (Deno as unknown as { jupyter?: JupyterApi }).jupyter;
+    return typeof api?.display === "function" ? api : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Shows a MIME bundle: rich output in a notebook, its `text/plain` part on stdout elsewhere.
+ *
+ * @example
+ * ```ts
+ * import { display } from "./display.ts";
+ * await display({ "text/plain": "hello", "text/html": "<b>hello</b>" });
+ * ```
+ */
+export async function display(bundle: MimeBundle, options: DisplayOptions = {}): Promise<void> {
+  const api = jupyter();
+  if (!api) {
+    if (!options.update && typeof bundle["text/plain"] === "string") console.log(bundle["text/plain"]);
+    return;
+  }
+  await api.display(bundle, {
+    raw: true,
+    ...(options.id ? { display_id: options.id } : {}),
+    ...(options.update ? { update: true } : {}),
+  });
+  // Long enough for the kernel to flush the message before it reports the cell idle.
+  const bytes = JSON.stringify(bundle).length;
+  await new Promise((resolve) => setTimeout(resolve, bytes > 1_000_000 ? 250 : 40));
+}
+
+let figureCount = 0;
+
+/**
+ * A Plotly figure as a bundle: the Plotly MIME type (JupyterLab, VS Code) and an HTML part that draws it
+ * in any page holding plotly.js (exported notebooks, see `tasks/notebooks.ts`), plus its title as text.
+ *
+ * @example
+ * ```ts
+ * import { display, figureBundle } from "./display.ts";
+ * await display(figureBundle({ data: [{ type: "bar", x: ["a"], y: [1] }], layout: { title: { text: "t" } } }));
+ * ```
+ */
+export function figureBundle(figure: Figure): MimeBundle {
+  const title = (figure.layout.title as { text?: string } | undefined)?.text ?? "figure";
+  return {
+    "application/vnd.plotly.v1+json": figure,
+    "text/html": figureHtml(`sweet-kit-figure-${++figureCount}`, figure),
+    "text/plain": `[chart: ${title}]`,
+  };
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/**
+ * A table as a bundle: HTML for notebooks and GitHub's viewer, a markdown table as its text.
+ *
+ * @example
+ * ```ts
+ * import { display, tableBundle } from "./display.ts";
+ * await display(tableBundle(["method", "success %"], [["sweet", "42.0"]]));
+ * ```
+ */
+export function tableBundle(header: readonly string[], rows: readonly (readonly string[])[]): MimeBundle {
+  const cells = (tag: string, row: readonly string[]) =>
+    `<tr>${row.map((c) => `<${tag}>${escapeHtml(c)}</${tag}>`).join("")}</tr>`;
+  const line = (row: readonly string[]) => `| ${row.join(" | ")} |`;
+  return {
+    "text/html": `<table>\n${cells("th", header)}\n${rows.map((r) => cells("td", r)).join("\n")}\n</table>`,
+    "text/plain": [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n"),
+  };
+}
