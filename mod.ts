@@ -62,3 +62,6 @@ export * from "./lib/pipeline/config.ts";
 export * from "./lib/pipeline/stages.ts";
 export * from "./lib/pipeline/ablate.ts";
 export * from "./lib/pipeline/report.ts";
+export * from "./lib/report/display.ts";
+export * from "./lib/report/notebook.ts";
+export * from "./lib/pipeline/scale.ts";

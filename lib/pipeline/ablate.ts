@@ -203,16 +203,23 @@ export async function runAblation(
   config: AblateConfig,
   seeds: readonly number[],
   root: string,
-  { started = performance.now(), computed = false }: { started?: number; computed?: boolean } = {},
+  { started = performance.now(), computed = false, write = true }: {
+    started?: number;
+    computed?: boolean;
+    /** Record `root/results.json` (off for readers such as notebooks, which keep the run's own record). */
+    write?: boolean;
+  } = {},
 ): Promise<AblationResults> {
   if (!computed) {
     await clearStaleLocks(root);
     await runStages(config, seeds, root);
   }
-  return await collectResults(config, seeds, root, started);
+  const results = await collectResults(config, seeds, root, started);
+  if (write) await writeJson(`${root}/results.json`, z.unknown(), results);
+  return results;
 }
 
-/** Reads every seed's evaluations and writes `root/results.json`. */
+/** Reads every seed's evaluations. */
 async function collectResults(
   config: AblateConfig,
   seeds: readonly number[],
@@ -254,7 +261,7 @@ async function collectResults(
     offline: await stageTimings(offlineDir(root)),
   };
   for (const seed of seeds) stageSeconds[`seed-${seed}`] = await stageTimings(`${root}/seed-${seed}`);
-  const results: AblationResults = {
+  return {
     config,
     seeds: [...seeds],
     methods,
@@ -263,8 +270,6 @@ async function collectResults(
     stageSeconds,
     finishedAt: new Date().toISOString(),
   };
-  await writeJson(`${root}/results.json`, z.unknown(), results);
-  return results;
 }
 
 /**

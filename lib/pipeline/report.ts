@@ -7,9 +7,28 @@
 import { type Figure, figureHtml, plotlySource } from "../report/plotly.ts";
 import { type AblationResults, resultCells } from "./ablate.ts";
 
-function metricFigure(results: AblationResults, key: "success" | "testsPassed", title: string): Figure {
-  const names = results.methods.map((m) => m.method);
-  const ours = results.methods.map((m) => 100 * m[key].mean);
+/**
+ * A bar chart of one metric per method (pooled over seeds, 95% intervals) with the paper's number beside
+ * each; `methods` picks and orders a subset.
+ *
+ * @example
+ * ```ts ignore
+ * const figure = metricFigure(results, "success", "Success rate", ["zero-shot", "sweet"]);
+ * ```
+ */
+export function metricFigure(
+  results: AblationResults,
+  key: "success" | "testsPassed",
+  title: string,
+  methods: readonly string[] = results.methods.map((m) => m.method),
+): Figure {
+  const chosen = methods.map((name) => {
+    const found = results.methods.find((m) => m.method === name);
+    if (!found) throw new Error(`metricFigure: no results for method ${name}`);
+    return found;
+  });
+  const names = chosen.map((m) => m.method);
+  const ours = chosen.map((m) => 100 * m[key].mean);
   return {
     data: [
       {
@@ -20,8 +39,8 @@ function metricFigure(results: AblationResults, key: "success" | "testsPassed", 
         error_y: {
           type: "data",
           symmetric: false,
-          array: results.methods.map((m, i) => 100 * m[key].hi - ours[i]),
-          arrayminus: results.methods.map((m, i) => ours[i] - 100 * m[key].lo),
+          array: chosen.map((m, i) => 100 * m[key].hi - ours[i]),
+          arrayminus: chosen.map((m, i) => ours[i] - 100 * m[key].lo),
         },
       },
       {
@@ -29,7 +48,7 @@ function metricFigure(results: AblationResults, key: "success" | "testsPassed", 
         mode: "markers",
         name: "paper (Llama-3.1-8B)",
         x: names,
-        y: results.methods.map((m) => m.paper?.[key] ?? null),
+        y: chosen.map((m) => m.paper?.[key] ?? null),
         marker: { symbol: "diamond", size: 11 },
       },
     ],
@@ -53,7 +72,15 @@ function timingFigure(results: AblationResults): Figure {
   };
 }
 
-function bestOfNFigure(results: AblationResults): Figure {
+/**
+ * Best-of-N success against N, one line per critic (paper Fig. 3a).
+ *
+ * @example
+ * ```ts ignore
+ * const figure = bestOfNFigure(results);
+ * ```
+ */
+export function bestOfNFigure(results: AblationResults): Figure {
   const variants = [...new Set(results.bestOfN.map((b) => b.variant))];
   return {
     data: variants.map((variant) => {

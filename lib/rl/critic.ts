@@ -367,6 +367,32 @@ export function scoreCandidates(
   return mine[key].map((x, i) => x - ref[key][i]);
 }
 
+/**
+ * A trained critic's score of each agent turn of a played dialogue, each turn scored as a candidate at its
+ * own state (paper Fig. 6): for log-ratio critics the turn's advantage, for scalar critics the value.
+ *
+ * @example
+ * ```ts ignore
+ * const perTurn = turnAdvantages(critic, base, tokenizer, "sweet", trajectory); // one number per agent turn
+ * ```
+ */
+export function turnAdvantages(
+  critic: Transformer,
+  base: Transformer,
+  tok: Tokenizer,
+  variant: CriticVariant,
+  trajectory: Trajectory,
+): number[] {
+  const history = trajectory.dialogue_history;
+  return history.flatMap((turn, at) =>
+    turn.role === "assistant"
+      ? scoreCandidates(critic, base, tok, variant, trajectory.task, history.slice(0, at), [
+        turn.output ?? turn.content,
+      ])
+      : []
+  );
+}
+
 /** Options of {@link scoreCandidates}. */
 export interface ScoreCandidateOptions {
   /** What a log-ratio critic subtracts (default `critic`). */
