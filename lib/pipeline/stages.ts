@@ -33,11 +33,10 @@ import {
   variantSpec,
 } from "../rl/critic.ts";
 import { DpoConfig, trainDpo, trajectoryPreference, turnPreference } from "../rl/dpo.ts";
-import { criticPairs, topBottomPairs } from "../rl/pairs.ts";
+import { criticPairs, statePairs } from "../rl/pairs.ts";
 import { SftConfig, sftExamples, trainSft } from "../rl/sft.ts";
 import { readJson, readJsonl, writeJson, writeJsonl } from "../util/jsonl.ts";
 import { Progress } from "../util/progress.ts";
-import { Rng } from "../util/rng.ts";
 import { type AblateConfig, criticOf, type Method } from "./config.ts";
 
 /** Longest sampled turn, in tokens (answers are ~100). */
@@ -510,9 +509,9 @@ export async function policy(run: SeedRun, method: Method): Promise<Transformer>
     } else if (variant && actorData) {
       const { rows, scored } = actorData;
       const prefs = rows.flatMap((row, i) => {
-        const rng = Rng.derive(run.seed, "pairs", variant, row.state);
         const history = historyOf(data, row);
-        return topBottomPairs(scored[i].scores, run.config.pairsPerState, rng).map(([c, r]) =>
+        const stream = { seed: run.seed, variant, state: row.state };
+        return statePairs(scored[i].scores, run.config.pairsPerState, stream).map(([c, r]) =>
           turnPreference(tok, history, row.candidates[c], row.candidates[r], context)
         );
       });

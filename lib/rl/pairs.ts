@@ -7,7 +7,7 @@
  * @module
  */
 import type { Trajectory } from "../colbench/schema.ts";
-import type { Rng } from "../util/rng.ts";
+import { Rng } from "../util/rng.ts";
 
 /** Two rollouts of one task; `chosen` earned the higher reward. */
 export interface TrajectoryPair {
@@ -87,4 +87,26 @@ export function topBottomPairs(scores: readonly number[], count: number, rng: Rn
     if (scores[chosen] > scores[rejected]) pairs.push([chosen, rejected]);
   }
   return pairs;
+}
+
+/** Which run draws a state's actor pairs: its seed, the critic variant that scored it, the state's index. */
+export interface PairStream {
+  seed: number;
+  variant: string;
+  state: number;
+}
+
+/**
+ * One state's actor pairs exactly as a pipeline run draws them: {@link topBottomPairs} on the random
+ * stream its seed, critic variant and state fix, so training and the exports see the very same pairs.
+ *
+ * @returns `[chosen, rejected]` candidate indices.
+ * @example
+ * ```ts
+ * import { statePairs } from "./pairs.ts";
+ * statePairs([0.1, 0.9, 0.5, 0.3], 4, { seed: 0, variant: "sweet", state: 7 });
+ * ```
+ */
+export function statePairs(scores: readonly number[], count: number, stream: PairStream): [number, number][] {
+  return topBottomPairs(scores, count, Rng.derive(stream.seed, "pairs", stream.variant, stream.state));
 }
