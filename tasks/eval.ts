@@ -1,30 +1,51 @@
 /**
- * `deno task eval`: plays an agent against the scripted simulator on a split of the embedded suite,
- * scores the answers in the Python harness, prints the metrics with 95% CIs and writes the trajectories.
+ * `deno task eval`: plays an agent against a human simulator on a split of the embedded suite (or a
+ * ColBench tasks file), scores the answers in the Python harness, prints the metrics with 95% CIs and
+ * writes the trajectories with a summary.
+ *
+ * Agents: the scripted calibration agents, a tfjs policy in process, or any model behind an
+ * OpenAI-compatible endpoint (`openai:<model>@<baseUrl>`, e.g. `deno task serve`). Simulators: the
+ * scripted one (synthetic tasks) or an LLM (`openai:...`, which also plays released ColBench tasks).
+ * Runs resume: finished chunks of tasks go to `<out>.partial.jsonl` as they finish, and a re-run of the
+ * same command plays only what is missing (lib/llm/resumable.ts).
  *
  * @module
  */
 import { z } from "zod";
-import { runCli } from "../lib/util/cli.ts";
-import { createAgent, SCRIPTED_AGENTS } from "../lib/agents/mod.ts";
-import { runEpisodes } from "../lib/colbench/episode.ts";
-import { scoreTrajectories, validPython } from "../lib/colbench/evaluate.ts";
-import { PolicyAgent } from "../lib/agents/policy.ts";
 import * as tf from "@tensorflow/tfjs";
+import { runCli, UsageError } from "../lib/util/cli.ts";
+import { createAgent, SCRIPTED_AGENTS } from "../lib/agents/mod.ts";
+import { PolicyAgent } from "../lib/agents/policy.ts";
+import { validPython } from "../lib/colbench/evaluate.ts";
 import { PythonHarness } from "../lib/colbench/harness/harness.ts";
 import { formatEstimate, mean, summarize } from "../lib/colbench/metrics.ts";
 import { MAX_AGENT_TURNS } from "../lib/colbench/protocol.ts";
 import { BackendTask, Trajectory } from "../lib/colbench/schema.ts";
-import { ScriptedSimulator } from "../lib/colbench/simulator.ts";
 import { loadSplit } from "../lib/colbench/splits.ts";
+import { DEFAULT_AGENT_PROMPT, DEFAULT_SIMULATOR_PROMPT } from "../lib/llm/config.ts";
+import { describeParticipant, identityOf } from "../lib/llm/describe.ts";
+import { evaluateResumable, partialPathFor, runIdOf } from "../lib/llm/resumable.ts";
+import { createSimulator } from "../lib/llm/simulators.ts";
+import { isOpenAISpec } from "../lib/llm/spec.ts";
 import { readJsonl, writeJson, writeJsonl } from "../lib/util/jsonl.ts";
 import { Progress } from "../lib/util/progress.ts";
 
 const Flags = z.object({
   agent: z.string().default("mediocre").describe(
-    `agent: ${Object.keys(SCRIPTED_AGENTS).join(" | ")} | policy (shipped base) | policy:<checkpoint dir>`,
+    `agent: ${
+      Object.keys(SCRIPTED_AGENTS).join(" | ")
+    } | policy (shipped base) | policy:<checkpoint dir> | openai:<model>[@<baseUrl>]`,
   ),
-  temperature: z.coerce.number().min(0).default(1).describe("policy sampling temperature (paper: 1.0)"),
+  simulator: z.string().default("scripted").describe("simulator: scripted | openai:<model>[@<baseUrl>]"),
+  agentPrompt: z.string().default(DEFAULT_AGENT_PROMPT).describe("openai agent: system prompt file"),
+  simulatorPrompt: z.string().default(DEFAULT_SIMULATOR_PROMPT).describe("openai simulator: prompt template"),
+  temperature: z.coerce.number().min(0).default(1).describe("policy / openai agent temperature (paper: 1.0)"),
+  maxTokens: z.coerce.number().int().min(1).optional().describe(
+    "most tokens per agent message (default: policy 200, openai 1024)",
+  ),
+  seeding: z.enum(["batch", "episode"]).default("batch").describe(
+    "policy: seed per batch (default) or per episode (equal to an openai agent on `deno task serve`)",
+  ),
   split: z.enum(["train", "test"]).default("test").describe("shipped split to play"),
   tasks: z.string().optional().describe("a tasks JSONL file instead of a shipped split"),
   limit: z.coerce.number().int().min(1).optional().describe("play only the first N tasks"),
@@ -38,37 +59,92 @@ const Flags = z.object({
   mode: z.enum(["paperCompatible", "lenient"]).default("paperCompatible").describe("harness scoping mode"),
   workers: z.coerce.number().int().min(1).default(2).describe("Python harness workers"),
   out: z.string().optional().describe("trajectories JSONL (default runs/eval/<agent>-<split>-s<seed>.jsonl)"),
+  chunk: z.coerce.number().int().min(1).optional().describe(
+    "tasks per resumable chunk (default 50; all tasks for a batch-seeded policy, whose samples depend on it)",
+  ),
+  fresh: z.stringbool().default(false).describe("discard the partial file of an interrupted run, start over"),
+  concurrency: z.coerce.number().int().min(1).default(8).describe("openai: requests in flight per endpoint"),
+  retries: z.coerce.number().int().min(0).default(5).describe("openai: retries on transient errors"),
+  timeout: z.coerce.number().positive().default(120).describe("openai: per-request timeout, seconds"),
 });
 
 await runCli("eval", Flags, async (flags) => {
   const started = performance.now();
   const all = flags.tasks ? await readJsonl(BackendTask, flags.tasks) : await loadSplit(flags.split);
   const tasks = all.slice(0, flags.limit ?? all.length);
+  if (flags.forceAnswer && isOpenAISpec(flags.agent)) {
+    throw new UsageError("--force-answer works with in-process policies only");
+  }
+  const endpoint = {
+    concurrency: flags.concurrency,
+    retries: flags.retries,
+    timeoutMs: flags.timeout * 1000,
+  };
   const agent = await createAgent(flags.agent, flags.seed, {
     temperature: flags.temperature,
     answerOnLastTurn: flags.forceAnswer,
+    seeding: flags.seeding,
+    ...(flags.maxTokens !== undefined ? { maxTokens: flags.maxTokens } : {}),
+  }, {
+    ...endpoint,
+    temperature: flags.temperature,
+    promptFile: flags.agentPrompt,
+    ...(flags.maxTokens !== undefined ? { maxTokens: flags.maxTokens } : {}),
   });
-  const simulator = new ScriptedSimulator(flags.seed);
-  const episodes = new Progress("episodes", tasks.length);
-  const played = await runEpisodes(tasks, agent, simulator, {
-    maxTurns: flags.maxTurns,
-    onProgress: (done) => episodes.update(done),
+  const simulator = await createSimulator(flags.simulator, flags.seed, {
+    ...endpoint,
+    promptFile: flags.simulatorPrompt,
   });
-  episodes.done();
-  const harness = await PythonHarness.create({ workers: flags.workers, mode: flags.mode });
-  const scoring = new Progress("scored", played.length);
-  const trajectories = await scoreTrajectories(harness, played, flags.mode, (d) => scoring.update(d));
-  const valid = await validPython(harness, trajectories.map((t) => t.answer)).finally(() => harness.close());
-  scoring.done();
-  const rewards = trajectories.map((t) => t.reward ?? 0);
-  const summary = summarize(rewards, flags.seed);
-  const turns = mean(trajectories.map((t) => Number(t.meta?.turns ?? 0)));
   const source = flags.tasks ?? `data/backend/${flags.split}.jsonl`;
   const out = flags.out ??
     `runs/eval/${agent.name.replace(/[^\w.-]+/g, "_")}-${
       flags.tasks ? "custom" : flags.split
     }-s${flags.seed}.jsonl`;
+  const partialPath = partialPathFor(out);
+  if (flags.fresh) await Deno.remove(partialPath).catch(() => {});
+  // A batch-seeded policy's samples depend on which episodes share a batch: one chunk keeps them as
+  // they always were; every other agent samples per episode, so chunking changes nothing.
+  const batchSeeded = agent instanceof PolicyAgent && (agent.options.seeding ?? "batch") === "batch";
+  const chunk = flags.chunk ?? (batchSeeded ? Math.max(1, tasks.length) : 50);
+  const runId = await runIdOf({
+    agent: identityOf(describeParticipant(agent)),
+    simulator: identityOf(describeParticipant(simulator)),
+    tasks: source,
+    seed: flags.seed,
+    maxTurns: flags.maxTurns,
+    mode: flags.mode,
+    ...(batchSeeded ? { chunk } : {}),
+  });
+  const harness = await PythonHarness.create({ workers: flags.workers, mode: flags.mode });
+  const episodes = new Progress("episodes", tasks.length);
+  let result;
+  let valid: boolean[];
+  try {
+    result = await evaluateResumable({
+      tasks,
+      agent,
+      simulator,
+      harness,
+      runId,
+      partialPath,
+      ...(flags.fresh ? {} : { previousPath: out }),
+      chunkSize: chunk,
+      maxTurns: flags.maxTurns,
+      mode: flags.mode,
+      onProgress: (done) => episodes.update(done),
+    });
+    episodes.done();
+    valid = await validPython(harness, result.trajectories.map((t) => t.answer));
+  } finally {
+    await harness.close();
+  }
+  const trajectories = result.trajectories;
+  if (result.reused > 0) console.error(`resumed run ${runId}: ${result.reused} tasks already finished`);
+  const rewards = trajectories.map((t) => t.reward ?? 0);
+  const summary = summarize(rewards, flags.seed);
+  const turns = mean(trajectories.map((t) => Number(t.meta?.turns ?? 0)));
   await writeJsonl(out, Trajectory, trajectories);
+  await Deno.remove(partialPath).catch(() => {});
   const seconds = (performance.now() - started) / 1000;
   await writeJson(out.replace(/\.jsonl$/, "") + ".summary.json", z.record(z.string(), z.unknown()), {
     agent: agent.name,
@@ -82,6 +158,11 @@ await runCli("eval", Flags, async (flags) => {
     "eval/success": summary.success,
     "eval/mean_turns": turns,
     "eval/valid_python": mean(valid.map(Number)),
+    agentConfig: describeParticipant(agent),
+    simulatorConfig: describeParticipant(simulator),
+    run: runId,
+    chunk,
+    resumed: result.reused,
     tfjsBackend: agent instanceof PolicyAgent ? tf.getBackend() : null,
     "perf/seconds": seconds,
   });

@@ -1,6 +1,7 @@
 /**
- * Agents by name, for command lines and configs: the scripted calibration agents, and `policy` or
- * `policy:<checkpoint folder>` for a trained tfjs policy (default: the shipped base policy).
+ * Agents by name, for command lines and configs: the scripted calibration agents, `policy` or
+ * `policy:<checkpoint folder>` for a trained tfjs policy (default: the shipped base policy), and
+ * `openai:<model>[@<baseUrl>]` for a model behind an OpenAI-compatible endpoint.
  *
  * @module
  */
@@ -11,6 +12,10 @@ import { PolicyAgent, type PolicyOptions } from "./policy.ts";
 import { SingleTurnAgent } from "./single_turn.ts";
 import { loadPretrained } from "../nn/pretrained.ts";
 import { selectBackend } from "../nn/backend.ts";
+import { OpenAIAgent } from "../llm/agent.ts";
+import type { OpenAIAgentConfig } from "../llm/config.ts";
+import type { EndpointHooks } from "../llm/endpoint.ts";
+import { isOpenAISpec, parseOpenAISpec } from "../llm/spec.ts";
 
 /**
  * The scripted calibration agents.
@@ -46,27 +51,36 @@ export function agentByName(name: string, seed: number): Agent {
   const make = SCRIPTED_AGENTS[name as ScriptedAgentName];
   if (!make) {
     throw new Error(
-      `unknown agent "${name}"; known: ${Object.keys(SCRIPTED_AGENTS).join(", ")}, policy[:dir]`,
+      `unknown agent "${name}"; known: ${
+        Object.keys(SCRIPTED_AGENTS).join(", ")
+      }, policy[:dir], openai:<model>[@<baseUrl>]`,
     );
   }
   return make(seed);
 }
 
 /**
- * Builds any agent from a spec: a scripted agent's name, `policy` (the shipped base policy) or
- * `policy:<checkpoint folder>`; a policy loads on the tfjs backend chosen by `TFJS_BACKEND`.
+ * Builds any agent from a spec: a scripted agent's name, `policy` (the shipped base policy),
+ * `policy:<checkpoint folder>`, or `openai:<model>[@<baseUrl>]`; a policy loads on the tfjs backend
+ * chosen by `TFJS_BACKEND`. `openai` settings (endpoint, prompt file, sampling) apply to the last kind.
  *
  * @example
  * ```ts
  * import { createAgent } from "./mod.ts";
  * const agent = await createAgent("policy", 0, { temperature: 1 });
+ * const remote = await createAgent("openai:base@http://127.0.0.1:8000/v1", 0, {}, { concurrency: 4 });
  * ```
  */
 export async function createAgent(
   spec: string,
   seed: number,
   policy: Partial<PolicyOptions> = {},
+  openai: Partial<OpenAIAgentConfig> = {},
+  hooks: EndpointHooks = {},
 ): Promise<Agent> {
+  if (isOpenAISpec(spec)) {
+    return await OpenAIAgent.create({ ...openai, ...parseOpenAISpec(spec), seed }, hooks);
+  }
   if (spec !== "policy" && !spec.startsWith("policy:")) return agentByName(spec, seed);
   const dir = spec === "policy" ? BASE_POLICY_DIR : spec.slice("policy:".length);
   await selectBackend();

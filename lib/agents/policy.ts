@@ -12,6 +12,8 @@ import type { Transformer } from "../nn/model.ts";
 import { generate } from "../nn/sample.ts";
 import type { Tokenizer } from "../nn/tokenizer.ts";
 import { hashString, Rng } from "../util/rng.ts";
+import { episodeRng, episodeSeed } from "../llm/seed.ts";
+import { taskKey } from "../colbench/schema.ts";
 
 /** Sampling settings of a {@link PolicyAgent}. */
 export interface PolicyOptions {
@@ -33,6 +35,14 @@ export interface PolicyOptions {
    * question asked at the turn limit becomes the answer.
    */
   answerOnLastTurn?: boolean;
+  /**
+   * How samples are seeded. `"batch"` (default): one generator derived from the seed, the name, the turn
+   * and every task id of the batch, decoded together (fast; a sample depends on the batch it was in).
+   * `"episode"`: each observation is decoded on its own with `Rng.derive(seed, turn, hashString(taskKey))`
+   * (`episodeSeed` in lib/llm/seed.ts), so a sample depends only on its own episode and equals what the
+   * kit's OpenAI-compatible server returns for a request carrying that seed.
+   */
+  seeding?: "batch" | "episode";
 }
 
 /**
@@ -67,19 +77,34 @@ export class PolicyAgent implements Agent {
       const prompt = fittedPromptIds(tok, o.history, budget - (answers[i] ? forcedIds.length : 0));
       return answers[i] ? [...prompt, ...forcedIds] : prompt;
     });
-    const ids = observations.map((o) => o.hidden.task_id ?? o.hidden.problem_description).join("\n");
-    const turn = observations[0]?.turn ?? 0;
     const end = tok.special("<|end|>");
-    const out = generate(this.model, prompts, {
+    const settings = {
       temperature: this.options.temperature ?? 1,
       topP: this.options.topP ?? 1,
       maxTokens,
       stopTokens: [end],
-      rng: Rng.derive(this.options.seed, this.name, turn, hashString(ids)),
       sampleBatchSize: this.options.sampleBatchSize ?? 64,
       padToken: tok.special("<pad>"),
-    });
-    return Promise.resolve(out.tokens.map((tokens, i) => {
+    };
+    let sampled: number[][];
+    if (this.options.seeding === "episode") {
+      // One decode per observation, computed exactly as the kit's server computes a single request (same
+      // prompt, same generator, batch of one), so in-process and remote samples are equal by construction.
+      sampled = observations.map((o, i) =>
+        generate(this.model, [prompts[i]], {
+          ...settings,
+          rng: episodeRng(episodeSeed(this.options.seed, o.turn, taskKey(o.hidden))),
+        }).tokens[0]
+      );
+    } else {
+      const ids = observations.map((o) => taskKey(o.hidden)).join("\n");
+      const turn = observations[0]?.turn ?? 0;
+      sampled = generate(this.model, prompts, {
+        ...settings,
+        rng: Rng.derive(this.options.seed, this.name, turn, hashString(ids)),
+      }).tokens;
+    }
+    return Promise.resolve(sampled.map((tokens, i) => {
       const prompt = answers[i] ? prompts[i].slice(0, -forcedIds.length) : prompts[i];
       return {
         output: (answers[i] ? forced : "") + tok.decode(tokens.filter((t) => t !== end)),

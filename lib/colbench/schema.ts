@@ -70,6 +70,20 @@ export const BackendTask = z.looseObject({
 export type BackendTask = z.infer<typeof BackendTask>;
 
 /**
+ * The key that identifies a task: its `task_id`, else its problem description (released ColBench rows
+ * have no id). It groups a task's rollouts into critic pairs and seeds its episodes' samples.
+ *
+ * @example
+ * ```ts
+ * import { taskKey } from "./schema.ts";
+ * taskKey({ problem_description: "p", ground_truth: "def f(): pass", test_cases: {}, task_id: "t-1" }); // "t-1"
+ * ```
+ */
+export function taskKey(task: BackendTask): string {
+  return task.task_id ?? task.problem_description;
+}
+
+/**
  * One message of a dialogue. Agent turns (`assistant`) carry the exact prompt (`input`) and the raw
  * generation (`output`) that later training stages consume.
  *

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Trajectory } from "../colbench/schema.ts";
+import { taskKey, type Trajectory } from "../colbench/schema.ts";
 import { Rng } from "../util/rng.ts";
 
 /** Two rollouts of one task; `chosen` earned the higher reward. */
@@ -15,11 +15,6 @@ export interface TrajectoryPair {
   taskId: string;
   chosen: Trajectory;
   rejected: Trajectory;
-}
-
-/** The key that groups rollouts of the same task. */
-export function taskKey(trajectory: Trajectory): string {
-  return trajectory.task.task_id ?? trajectory.task.problem_description;
 }
 
 /**
@@ -45,7 +40,7 @@ export function criticPairs(
     if (t.reward === undefined) {
       throw new Error(`criticPairs: trajectory ${i} has no reward (score it first)`);
     }
-    const key = taskKey(t);
+    const key = taskKey(t.task);
     groups.set(key, [...(groups.get(key) ?? []), t]);
   });
   const pairs: TrajectoryPair[] = [];

@@ -1,0 +1,292 @@
+/**
+ * An OpenAI-compatible HTTP server for the kit's tfjs checkpoints (`deno task serve`): `POST
+ * /v1/chat/completions` (non-streaming) and `GET /v1/models`.
+ *
+ * A request is answered exactly as the in-process `PolicyAgent` would sample it: the non-system messages
+ * are the kit's `DialogueTurn[]` history, the prompt is `fittedPromptIds(history, contextLength -
+ * max_tokens)`, generation stops at `<|end|>`, and a request's `seed` rebuilds the generator with
+ * `episodeRng(seed)`, so with the seed `episodeSeed(seed, turn, task)` the tokens equal those of
+ * `PolicyAgent` with `seeding: "episode"`. System messages are ignored (the checkpoints were trained
+ * without one). `max_tokens` is capped at the server's `maxTokens` (default 200, the policy agent's
+ * default), so a client asking for the paper's 1,024 gets the same prompt budget as in-process play.
+ *
+ * Requests are served one at a time: generation is synchronous (tfjs on one thread), so once a request
+ * starts decoding nothing interleaves with it. Responses carry two kit extensions: `kit_prompt` (the
+ * prompt exactly as rendered, which the `OpenAIAgent` records as the turn's `input`) and `kit_seed`.
+ *
+ * @module
+ */
+import { fittedPromptIds } from "../nn/chat.ts";
+import type { Transformer } from "../nn/model.ts";
+import { generate } from "../nn/sample.ts";
+import type { Tokenizer } from "../nn/tokenizer.ts";
+import type { DialogueTurn } from "../colbench/schema.ts";
+import { episodeRng } from "./seed.ts";
+import { ChatCompletionBody, errorBody, type WireMessage } from "./wire.ts";
+
+/** Options of {@link startServer}. */
+export interface ServeOptions {
+  /** The checkpoint's model. */
+  model: Transformer;
+  /** Its tokenizer. */
+  tokenizer: Tokenizer;
+  /** The id clients name in `model` (listed by `GET /v1/models`). */
+  modelId: string;
+  /** Cap and default of `max_tokens`. Default 200, as the policy agent. */
+  maxTokens?: number;
+  /** Default 8000; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1 (loopback only). */
+  hostname?: string;
+  /** One line per request. Default: none. */
+  log?: (line: string) => void;
+}
+
+/** A running server. */
+export interface KitServer {
+  /** The base URL clients use, ending in `/v1`. */
+  readonly baseUrl: string;
+  readonly port: number;
+  readonly hostname: string;
+  /** Requests answered with 200. */
+  readonly completions: number;
+  /** Stops listening and waits for in-flight requests. */
+  close(): Promise<void>;
+}
+
+/** An HTTP error with an OpenAI-style body. */
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly type = "invalid_request_error",
+    readonly param: string | null = null,
+    readonly code: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+}
+
+function text(message: WireMessage): string {
+  return typeof message.content === "string" ? message.content : message.content.map((p) => p.text).join("");
+}
+
+/** The kit's dialogue from chat messages: system and developer messages dropped, roles kept. */
+function historyOf(messages: readonly WireMessage[]): DialogueTurn[] {
+  const history: DialogueTurn[] = messages
+    .filter((m) => m.role === "user" || m.role === "assistant")
+    .map((m) => ({ role: m.role as "user" | "assistant", content: text(m) }));
+  if (history.length === 0) {
+    throw new HttpError(400, "messages: at least one user message is required", undefined, "messages");
+  }
+  if (history.at(-1)!.role !== "user") {
+    throw new HttpError(
+      400,
+      "messages: the last message must be the user's (the server writes the next assistant turn)",
+      undefined,
+      "messages",
+    );
+  }
+  return history;
+}
+
+/** How many leading tokens it takes for the decoded text to contain a stop string, and where it starts. */
+function stopCut(
+  tok: Tokenizer,
+  tokens: readonly number[],
+  stops: readonly string[],
+): { tokens: number; at: number } | undefined {
+  const full = tok.decode(tokens as number[]);
+  const hits = stops.map((s) => full.indexOf(s)).filter((i) => i >= 0);
+  if (hits.length === 0) return undefined;
+  for (let k = 1; k <= tokens.length; k++) {
+    const prefix = tok.decode(tokens.slice(0, k));
+    const at = Math.min(...stops.map((s) => prefix.indexOf(s)).filter((i) => i >= 0), Infinity);
+    if (at !== Infinity) return { tokens: k, at };
+  }
+  return { tokens: tokens.length, at: Math.min(...hits) };
+}
+
+/** A random 32-bit seed for requests that bring none. */
+function freshSeed(): number {
+  return crypto.getRandomValues(new Uint32Array(1))[0];
+}
+
+/**
+ * The completion for one validated request body (the server's core, without HTTP).
+ *
+ * @example
+ * ```ts
+ * import { loadPretrained } from "../nn/pretrained.ts";
+ * import { completeChat } from "./server.ts";
+ * const { model, tokenizer } = await loadPretrained("data/policy/base");
+ * const body = { model: "base", messages: [{ role: "user" as const, content: "Help me write f." }], seed: 1 };
+ * const completion = completeChat({ model, tokenizer, modelId: "base" }, body);
+ * ```
+ */
+export function completeChat(
+  options: Pick<ServeOptions, "model" | "tokenizer" | "modelId" | "maxTokens">,
+  body: ChatCompletionBody,
+): Record<string, unknown> {
+  const { model, tokenizer: tok } = options;
+  if (body.model !== options.modelId) {
+    throw new HttpError(
+      404,
+      `model "${body.model}" is not served here; this server serves "${options.modelId}"`,
+      "invalid_request_error",
+      "model",
+      "model_not_found",
+    );
+  }
+  const history = historyOf(body.messages);
+  const cap = options.maxTokens ?? 200;
+  const maxTokens = Math.min(body.max_completion_tokens ?? body.max_tokens ?? cap, cap);
+  const prompt = fittedPromptIds(tok, history, model.config.contextLength - maxTokens);
+  const seed = body.seed ?? freshSeed();
+  const end = tok.special("<|end|>");
+  const out = generate(model, [prompt], {
+    temperature: body.temperature ?? 1,
+    topP: body.top_p ?? 1,
+    maxTokens,
+    stopTokens: [end],
+    rng: episodeRng(seed),
+    padToken: tok.special("<pad>"),
+  });
+  const tokens = out.tokens[0];
+  const content = tokens.filter((t) => t !== end);
+  let message = tok.decode(content);
+  let finish = out.finishReasons[0] === "stop" ? "stop" : "length";
+  let completionTokens = tokens.length;
+  const stops = body.stop === undefined || body.stop === null
+    ? []
+    : typeof body.stop === "string"
+    ? [body.stop]
+    : body.stop;
+  const cut = stops.length > 0 ? stopCut(tok, content, stops) : undefined;
+  if (cut) {
+    message = tok.decode(content.slice(0, cut.tokens)).slice(0, cut.at);
+    finish = "stop";
+    completionTokens = cut.tokens;
+  }
+  return {
+    id: `chatcmpl-${crypto.randomUUID()}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model: options.modelId,
+    system_fingerprint: "sweet-kit",
+    choices: [{
+      index: 0,
+      message: { role: "assistant", content: message },
+      logprobs: null,
+      finish_reason: finish,
+    }],
+    usage: {
+      prompt_tokens: prompt.length,
+      completion_tokens: completionTokens,
+      total_tokens: prompt.length + completionTokens,
+    },
+    kit_prompt: tok.decode(prompt),
+    kit_seed: seed,
+  };
+}
+
+/**
+ * Starts the server.
+ *
+ * @example
+ * ```ts
+ * import { loadPretrained } from "../nn/pretrained.ts";
+ * import { startServer } from "./server.ts";
+ * const { model, tokenizer } = await loadPretrained("data/policy/base");
+ * const server = await startServer({ model, tokenizer, modelId: "base", port: 0 });
+ * console.log(server.baseUrl); // http://127.0.0.1:<port>/v1
+ * await server.close();
+ * ```
+ */
+export function startServer(options: ServeOptions): Promise<KitServer> {
+  const cap = options.maxTokens ?? 200;
+  const ctx = options.model.config.contextLength;
+  if (!Number.isInteger(cap) || cap < 1 || cap > ctx - 16) {
+    throw new RangeError(`maxTokens must be in [1, ${ctx - 16}] for a context of ${ctx} tokens, got ${cap}`);
+  }
+  const created = Math.floor(Date.now() / 1000);
+  const log = options.log ?? (() => {});
+  let completions = 0;
+
+  const handle = async (req: Request): Promise<Response> => {
+    const path = new URL(req.url).pathname.replace(/\/+$/, "");
+    if (path === "/v1/models" || path === `/v1/models/${options.modelId}`) {
+      if (req.method !== "GET") throw new HttpError(405, `${req.method} ${path}: use GET`);
+      const card = { id: options.modelId, object: "model", created, owned_by: "sweet-kit" };
+      return json(200, path === "/v1/models" ? { object: "list", data: [card] } : card);
+    }
+    if (path === "/health") return new Response("ok");
+    if (path !== "/v1/chat/completions") {
+      throw new HttpError(404, `no route ${req.method} ${path}`, "not_found_error");
+    }
+    if (req.method !== "POST") throw new HttpError(405, `${req.method} ${path}: use POST`);
+    let raw: unknown;
+    try {
+      raw = await req.json();
+    } catch (e) {
+      throw new HttpError(400, `the body is not valid JSON: ${(e as Error).message}`);
+    }
+    const parsed = ChatCompletionBody.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const param = issue.path.map(String).join(".");
+      throw new HttpError(
+        400,
+        `${param === "" ? "body" : param}: ${issue.message}`,
+        undefined,
+        param || null,
+      );
+    }
+    const started = performance.now();
+    const body = completeChat({ ...options, maxTokens: cap }, parsed.data);
+    completions++;
+    const usage = body.usage as { prompt_tokens: number; completion_tokens: number };
+    log(
+      `POST /v1/chat/completions 200 prompt=${usage.prompt_tokens} completion=${usage.completion_tokens} ${
+        ((performance.now() - started) / 1000).toFixed(2)
+      }s`,
+    );
+    return json(200, body);
+  };
+
+  return new Promise((resolve) => {
+    const server = Deno.serve({
+      port: options.port ?? 8000,
+      hostname: options.hostname ?? "127.0.0.1",
+      onListen: ({ hostname, port }) => {
+        const host = hostname.includes(":") ? `[${hostname}]` : hostname;
+        resolve({
+          baseUrl: `http://${host}:${port}/v1`,
+          port,
+          hostname,
+          get completions() {
+            return completions;
+          },
+          close: async () => {
+            await server.shutdown();
+          },
+        });
+      },
+    }, async (req) => {
+      try {
+        return await handle(req);
+      } catch (e) {
+        if (e instanceof HttpError) {
+          log(`${req.method} ${new URL(req.url).pathname} ${e.status} ${e.message}`);
+          return json(e.status, errorBody(e.message, e.type, e.param, e.code));
+        }
+        log(`${req.method} ${new URL(req.url).pathname} 500 ${(e as Error).message}`);
+        return json(500, errorBody(`internal error: ${(e as Error).message}`, "server_error"));
+      }
+    });
+  });
+}
