@@ -92,3 +92,8 @@ export * from "./lib/frontend/feedback.ts";
 export type * from "./lib/frontend/designer.ts";
 export * from "./lib/frontend/oracle_designer.ts";
 export * from "./lib/frontend/mediocre_designer.ts";
+export * from "./lib/frontend/episode.ts";
+export * from "./lib/frontend/pool.ts";
+export * from "./lib/frontend/render.ts";
+export * from "./lib/frontend/similarity.ts";
+export * from "./lib/frontend/score.ts";

@@ -5,6 +5,8 @@
  *   `--workers N` only; `--seconds S` of measurement per configuration.
  * - `model`: training and sampling tokens/s of the standard policy on tfjs, with and without the KV
  *   cache, beside a PyTorch twin of the same model (`--help` for its flags).
+ * - `render`: headless Chromium page renders (full-page screenshots decoded to RGB) per second with pool
+ *   sizes 1, 2, 4 and 8, or `--pool N` only, on `--pages P` synthetic ~100-line pages.
  *
  * @module
  */
@@ -12,10 +14,17 @@ import { z } from "zod";
 import { runCli } from "../lib/util/cli.ts";
 import { benchHarness, formatHarnessBench } from "../lib/bench/harness_bench.ts";
 import { benchModel, ModelBenchOptions } from "../lib/bench/model_bench.ts";
+import { benchRender, formatRenderBench } from "../lib/bench/render_bench.ts";
 
 const HarnessFlags = z.object({
   workers: z.coerce.number().int().min(1).optional().describe("only this pool size (default 1 and 2)"),
   seconds: z.coerce.number().positive().default(5).describe("seconds measured per configuration"),
+});
+
+const RenderFlags = z.object({
+  pool: z.coerce.number().int().min(1).optional().describe("only this pool size (default 1, 2, 4 and 8)"),
+  pages: z.coerce.number().int().min(1).default(100).describe("synthetic pages per timed pass"),
+  rounds: z.coerce.number().int().min(1).default(1).describe("timed passes over the pages"),
 });
 
 /** Benchmarks by name: each parses the arguments after its name. */
@@ -30,6 +39,15 @@ const BENCHMARKS: Record<string, (args: string[]) => Promise<void>> = {
     }, args),
   model: (args) =>
     runCli("bench model", ModelBenchOptions, async (flags) => void await benchModel(flags), args),
+  render: (args) =>
+    runCli("bench render", RenderFlags, async (flags) => {
+      const rows = await benchRender({
+        poolSizes: flags.pool ? [flags.pool] : [1, 2, 4, 8],
+        pages: flags.pages,
+        rounds: flags.rounds,
+      });
+      console.log(formatRenderBench(rows));
+    }, args),
 };
 
 const [name, ...rest] = Deno.args;
