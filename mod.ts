@@ -97,3 +97,4 @@ export * from "./lib/frontend/pool.ts";
 export * from "./lib/frontend/render.ts";
 export * from "./lib/frontend/similarity.ts";
 export * from "./lib/frontend/score.ts";
+export * from "./lib/frontend/vlm_simulator.ts";

@@ -11,39 +11,7 @@ import { OpenAISimulator, renderDialogue, simulatorMessages } from "../lib/llm/s
 import { parseOpenAISpec } from "../lib/llm/spec.ts";
 import { hashString, Rng } from "../lib/util/rng.ts";
 import { fixtureTask } from "./fixtures.ts";
-
-/** A loopback server answering every request with `respond`; counts requests. */
-async function fake(respond: (n: number, body: Record<string, unknown>) => Response) {
-  let requests = 0;
-  const bodies: Record<string, unknown>[] = [];
-  const { promise, resolve } = Promise.withResolvers<number>();
-  const server = Deno.serve(
-    { port: 0, hostname: "127.0.0.1", onListen: ({ port }) => resolve(port) },
-    async (req) => {
-      const body = await req.json();
-      bodies.push(body);
-      return respond(++requests, body);
-    },
-  );
-  const port = await promise;
-  return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    bodies,
-    get requests() {
-      return requests;
-    },
-    close: () => server.shutdown(),
-  };
-}
-
-const errorResponse = (status: number, message: string) =>
-  new Response(
-    JSON.stringify({ error: { message, type: "invalid_request_error", param: null, code: null } }),
-    {
-      status,
-      headers: { "content-type": "application/json" },
-    },
-  );
+import { errorResponse, fake } from "./fake_openai.ts";
 
 Deno.test("episodeSeed is the state of Rng.derive(seed, turn, hashString(key)), as an integer", () => {
   for (

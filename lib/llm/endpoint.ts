@@ -9,7 +9,7 @@ import OpenAI from "openai";
 import type { EndpointConfig } from "./config.ts";
 import { Limiter } from "./limiter.ts";
 import { classifyFailure, describeFailure, RetriesExhaustedError, withRetries } from "./retry.ts";
-import type { ChatMessage } from "./messages.ts";
+import type { ChatMessage, VisionMessage } from "./messages.ts";
 
 /**
  * What a turn becomes when its request is rejected for good (the paper's environment returns this
@@ -25,7 +25,8 @@ export const NO_RESPONSE = "No response.";
 
 /** One chat completion request (non-streaming, one choice). */
 export interface ChatRequest {
-  messages: ChatMessage[];
+  /** Text messages, or a user message with images for a vision model. */
+  messages: (ChatMessage | VisionMessage)[];
   temperature: number;
   topP?: number;
   maxTokens: number;

@@ -42,3 +42,25 @@ export function chatMessages(history: readonly DialogueTurn[], system = ""): Cha
   const dialogue = history.map((turn): ChatMessage => ({ role: turn.role, content: turn.content }));
   return system === "" ? dialogue : [{ role: "system", content: system }, ...dialogue];
 }
+
+/** One part of a multimodal message, as OpenAI's chat API and vision servers (vLLM) read it. */
+export type ContentPart =
+  | { type: "text"; text: string }
+  | { type: "image_url"; image_url: { url: string } };
+
+/**
+ * A user message with images: the frontend simulator shows a vision model the two screenshots.
+ *
+ * @example
+ * ```ts
+ * import type { VisionMessage } from "./messages.ts";
+ * const m: VisionMessage = {
+ *   role: "user",
+ *   content: [{ type: "text", text: "Compare:" }, { type: "image_url", image_url: { url: "data:image/png;base64,..." } }],
+ * };
+ * ```
+ */
+export interface VisionMessage {
+  role: "user";
+  content: ContentPart[];
+}
