@@ -49,14 +49,18 @@ function heading(s: Section, tag: string, margin: string): string {
   return `<${tag} class="text-${s.heading} font-bold ${margin}">${escapeHtml(s.headline)}</${tag}>`;
 }
 
-function nav(s: Section): string[] {
-  const direction = s.align === "center"
-    ? "flex flex-col items-center gap-2"
-    : s.align === "right"
+/** The flex classes of a bar whose two groups sit apart (left, right) or stack centred with `gap`. */
+function barLayout(align: Section["align"], gap: number): string {
+  return align === "center"
+    ? `flex flex-col items-center gap-${gap}`
+    : align === "right"
     ? "flex flex-row-reverse items-center justify-between"
     : "flex items-center justify-between";
+}
+
+function nav(s: Section): string[] {
   const lines = [
-    `<nav class="bg-${s.background} text-${s.text} py-${s.padding} px-8 ${direction}">`,
+    open("nav", s, ` ${barLayout(s.align, 2)}`),
     `  <div class="text-${s.heading} font-bold">${escapeHtml(s.headline)}</div>`,
     `  <div class="flex items-center gap-6">`,
     ...s.items.map((it) => `    <a href="#" class="text-base">${escapeHtml(it.title)}</a>`),
@@ -170,14 +174,9 @@ function cta(s: Section): string[] {
 }
 
 function footer(s: Section): string[] {
-  const direction = s.align === "center"
-    ? "flex flex-col items-center gap-4"
-    : s.align === "right"
-    ? "flex flex-row-reverse items-center justify-between"
-    : "flex items-center justify-between";
   return [
     open("footer", s),
-    `  <div class="max-w-5xl mx-auto ${direction}">`,
+    `  <div class="max-w-5xl mx-auto ${barLayout(s.align, 4)}">`,
     `    <p class="text-sm">${escapeHtml(s.headline)}</p>`,
     `    <div class="flex gap-6 text-sm ${ALIGN_FLEX[s.align]}">`,
     ...s.items.map((it) => `      <a href="#">${escapeHtml(it.title)}</a>`),
