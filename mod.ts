@@ -68,7 +68,6 @@ export * from "./lib/pipeline/scale.ts";
 export * from "./lib/colbench/released.ts";
 export * from "./lib/colbench/convert.ts";
 export * from "./lib/util/jsonl_stream.ts";
-export * from "./lib/export/messages.ts";
 export * from "./lib/export/llama3.ts";
 export * from "./lib/export/prompts.ts";
 export * from "./lib/export/reference_info.ts";

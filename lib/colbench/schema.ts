@@ -125,3 +125,21 @@ export const Trajectory = z.looseObject({
 });
 /** A finished episode. */
 export type Trajectory = z.infer<typeof Trajectory>;
+
+/**
+ * Index in `dialogue_history` of each agent turn, in order (the pipeline's states and the exports' cuts are these turns).
+ *
+ * @example
+ * ```ts
+ * import { agentTurnIndices } from "./schema.ts";
+ * const t = {
+ *   task: { problem_description: "p", ground_truth: "g", test_cases: {} },
+ *   dialogue_history: [{ role: "user" as const, content: "p" }, { role: "assistant" as const, content: "q" }],
+ *   answer: "",
+ * };
+ * agentTurnIndices(t); // [1]
+ * ```
+ */
+export function agentTurnIndices(trajectory: Trajectory): number[] {
+  return trajectory.dialogue_history.flatMap((turn, i) => (turn.role === "assistant" ? [i] : []));
+}

@@ -6,10 +6,9 @@
  *
  * @module
  */
-import type { Trajectory } from "../colbench/schema.ts";
+import { agentTurnIndices, type Trajectory } from "../colbench/schema.ts";
 import type { CandidateRow, RankRow } from "../pipeline/stages.ts";
 import { statePairs } from "../rl/pairs.ts";
-import { agentTurnIndices } from "./messages.ts";
 
 /** A turn-level preference: at a state of an offline trajectory, one candidate turn over another. */
 export interface ActorPair {

@@ -18,11 +18,10 @@
  */
 import { z } from "zod";
 import type { TrajectoryPair } from "../rl/pairs.ts";
-import type { Trajectory } from "../colbench/schema.ts";
+import { agentTurnIndices, type Trajectory } from "../colbench/schema.ts";
 import { validate } from "../util/jsonl.ts";
 import type { ActorPair } from "./actor_pairs.ts";
 import { LLAMA3 } from "./llama3.ts";
-import { agentTurnIndices } from "./messages.ts";
 import { turnPrompt } from "./prompts.ts";
 import { referenceInfo } from "./reference_info.ts";
 

@@ -18,7 +18,7 @@ import { BestOfNAgent } from "../agents/best_of_n.ts";
 import { PolicyAgent } from "../agents/policy.ts";
 import { evaluateAgent, type Evaluation } from "../colbench/evaluate.ts";
 import type { PythonHarness } from "../colbench/harness/harness.ts";
-import { type BackendTask, type DialogueTurn, Trajectory } from "../colbench/schema.ts";
+import { agentTurnIndices, type BackendTask, type DialogueTurn, Trajectory } from "../colbench/schema.ts";
 import { MAX_AGENT_TURNS } from "../colbench/protocol.ts";
 import { ScriptedSimulator } from "../colbench/simulator.ts";
 import type { Transformer } from "../nn/model.ts";
@@ -292,15 +292,11 @@ function states(
 ): { trajectory: number; turn: number; history: DialogueTurn[] }[] {
   const used = Math.ceil(run.config.stateFraction * data.length);
   return data.slice(0, used).flatMap((t, trajectory) =>
-    agentTurnStarts(t).map((at, turn) => ({ trajectory, turn, history: t.dialogue_history.slice(0, at) }))
+    agentTurnIndices(t).map((at, turn) => ({ trajectory, turn, history: t.dialogue_history.slice(0, at) }))
   );
 }
 
 /** Index in the dialogue of each agent turn. */
-function agentTurnStarts(t: Trajectory): number[] {
-  return t.dialogue_history.flatMap((m, i) => (m.role === "assistant" ? [i] : []));
-}
-
 /** States per candidates artifact: the unit parallel processes split the sampling by. */
 const CANDIDATE_CHUNK = 32;
 
@@ -370,7 +366,7 @@ async function sampleCandidates(
 
 function historyOf(data: readonly Trajectory[], row: CandidateRow): DialogueTurn[] {
   const t = data[row.trajectory];
-  return t.dialogue_history.slice(0, agentTurnStarts(t)[row.turn]);
+  return t.dialogue_history.slice(0, agentTurnIndices(t)[row.turn]);
 }
 
 /** Stage 3: a critic variant trained on the rollouts' pairs (or, for the value function, all rollouts). */
