@@ -147,12 +147,27 @@ export async function* streamJsonl<S extends z.ZodType>(
  * await writeTextAtomic("runs/demo/notes.txt", "hello\n");
  * ```
  */
-export async function writeTextAtomic(path: string, text: string): Promise<void> {
+export function writeTextAtomic(path: string, text: string): Promise<void> {
+  return writeAtomic(path, (tmp) => Deno.writeTextFile(tmp, text));
+}
+
+/**
+ * Creates `path` atomically: `write` fills a temporary file in the same folder, which is then renamed
+ * into place; if `write` throws, the temporary file is removed and `path` is untouched. Parent folders
+ * are created.
+ *
+ * @example
+ * ```ts
+ * import { writeAtomic } from "./jsonl.ts";
+ * await writeAtomic("runs/demo/bytes.bin", (tmp) => Deno.writeFile(tmp, new Uint8Array([1, 2])));
+ * ```
+ */
+export async function writeAtomic(path: string, write: (tmp: string) => Promise<void>): Promise<void> {
   const slash = path.lastIndexOf("/");
   if (slash > 0) await Deno.mkdir(path.slice(0, slash), { recursive: true });
   const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   try {
-    await Deno.writeTextFile(tmp, text);
+    await write(tmp);
     await Deno.rename(tmp, path);
   } catch (e) {
     await Deno.remove(tmp).catch(() => {});

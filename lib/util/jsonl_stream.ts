@@ -7,7 +7,7 @@
  * @module
  */
 import type { z } from "zod";
-import { validate } from "./jsonl.ts";
+import { validate, writeAtomic } from "./jsonl.ts";
 
 /** Bytes gathered before each write. */
 const FLUSH_BYTES = 1 << 20;
@@ -31,21 +31,18 @@ export async function writeJsonlStream<S extends z.ZodType>(
   schema: S,
   rows: AsyncIterable<z.input<S>> | Iterable<z.input<S>>,
 ): Promise<number> {
-  const slash = path.lastIndexOf("/");
-  if (slash > 0) await Deno.mkdir(path.slice(0, slash), { recursive: true });
-  const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  const file = await Deno.open(tmp, { write: true, createNew: true });
-  const encoder = new TextEncoder();
   let count = 0;
-  let pending: string[] = [];
-  let pendingLength = 0;
-  const flush = async () => {
-    const bytes = encoder.encode(pending.join(""));
-    for (let done = 0; done < bytes.length;) done += await file.write(bytes.subarray(done));
-    pending = [];
-    pendingLength = 0;
-  };
-  try {
+  await writeAtomic(path, async (tmp) => {
+    using file = await Deno.open(tmp, { write: true, createNew: true });
+    const encoder = new TextEncoder();
+    let pending: string[] = [];
+    let pendingLength = 0;
+    const flush = async () => {
+      const bytes = encoder.encode(pending.join(""));
+      for (let done = 0; done < bytes.length;) done += await file.write(bytes.subarray(done));
+      pending = [];
+      pendingLength = 0;
+    };
     for await (const row of rows) {
       count++;
       const line = JSON.stringify(validate(schema, row, path, count)) + "\n";
@@ -54,16 +51,6 @@ export async function writeJsonlStream<S extends z.ZodType>(
       if (pendingLength >= FLUSH_BYTES) await flush();
     }
     await flush();
-    file.close();
-    await Deno.rename(tmp, path);
-  } catch (e) {
-    try {
-      file.close();
-    } catch {
-      // already closed: the rename failed
-    }
-    await Deno.remove(tmp).catch(() => {});
-    throw e;
-  }
+  });
   return count;
 }
