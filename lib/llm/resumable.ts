@@ -18,7 +18,7 @@ import { scoreTrajectories } from "../colbench/evaluate.ts";
 import type { HarnessMode, PythonHarness } from "../colbench/harness/harness.ts";
 import { type BackendTask, taskKey, Trajectory } from "../colbench/schema.ts";
 import type { HumanSimulator } from "../colbench/simulator.ts";
-import { readJsonl, validate, writeTextAtomic } from "../util/jsonl.ts";
+import { readJsonl, writeJsonl } from "../util/jsonl.ts";
 import { sha256Hex } from "./prompt.ts";
 
 /** JSON with object keys sorted at every level, so equal values always serialise alike. */
@@ -162,7 +162,9 @@ export async function evaluateResumable(options: ResumableOptions): Promise<Resu
     throw new RangeError(`chunkSize must be >= 1, got ${chunkSize}`);
   }
   let done = new Map<number, Trajectory>();
-  let partialText = "";
+  // The partial file's rows, in file order (rows of a larger earlier --limit included): rewritten whole,
+  // atomically, after each chunk.
+  let stored: Trajectory[] = [];
   const partial = await readIfExists(partialPath);
   if (partial !== undefined) {
     const matched = matchRows(partial, tasks, runId);
@@ -172,14 +174,14 @@ export async function evaluateResumable(options: ResumableOptions): Promise<Resu
       );
     }
     done = matched;
-    partialText = partial.map((t) => JSON.stringify(t) + "\n").join("");
+    stored = partial;
   } else if (options.previousPath !== undefined) {
     // A finished output of the same run is complete work; one of another run is simply replaced.
     const previous = await readIfExists(options.previousPath).catch(() => undefined);
     const matched = previous && matchRows(previous, tasks, runId);
     if (matched !== undefined && typeof matched !== "string") {
       done = matched;
-      partialText = previous!.map((t) => JSON.stringify(t) + "\n").join("");
+      stored = previous!;
     }
   }
   const reused = tasks.reduce((n, _, i) => n + (done.has(i) ? 1 : 0), 0);
@@ -197,8 +199,8 @@ export async function evaluateResumable(options: ResumableOptions): Promise<Resu
       ...t,
       meta: { ...t.meta, index: indices[k], task_key: taskKey(tasks[indices[k]]), run: runId },
     }));
-    partialText += chunk.map((t) => JSON.stringify(validate(Trajectory, t, partialPath)) + "\n").join("");
-    await writeTextAtomic(partialPath, partialText);
+    stored = [...stored, ...chunk];
+    await writeJsonl(partialPath, Trajectory, stored);
     chunk.forEach((t, k) => done.set(indices[k], t));
     finished += chunk.length;
     await options.onChunk?.({ chunk, finished, total: tasks.length });
