@@ -9,7 +9,7 @@ import type { Agent, AgentAction, AgentObservation } from "./agent.ts";
 import { ANSWER_MARKER } from "../colbench/protocol.ts";
 import { fittedPromptIds } from "../nn/chat.ts";
 import type { Transformer } from "../nn/model.ts";
-import { generate } from "../nn/sample.ts";
+import { generate, type GenerateResult } from "../nn/sample.ts";
 import type { Tokenizer } from "../nn/tokenizer.ts";
 import { hashString, Rng } from "../util/rng.ts";
 import { episodeRng, episodeSeed } from "../llm/seed.ts";
@@ -43,6 +43,46 @@ export interface PolicyOptions {
    * kit's OpenAI-compatible server returns for a request carrying that seed.
    */
   seeding?: "batch" | "episode";
+}
+
+/** The sampler settings of one decode of agent turns. */
+export interface TurnSampling {
+  temperature: number;
+  topP: number;
+  /** Most tokens per turn. */
+  maxTokens: number;
+  rng: Rng;
+  /** Prompts decoded together (results do not depend on it). */
+  sampleBatchSize?: number;
+}
+
+/**
+ * Samples the next agent turn after each prompt, stopping at `<|end|>` (kept in the tokens): the one
+ * decoding that the policy agent and the kit's OpenAI-compatible server share, so given the same prompt
+ * and generator a served turn is the in-process turn.
+ *
+ * @example
+ * ```ts
+ * import { sampleTurns } from "./policy.ts";
+ * import { promptIds } from "../nn/chat.ts";
+ * import { loadPretrained } from "../nn/pretrained.ts";
+ * import { Rng } from "../util/rng.ts";
+ * const { model, tokenizer } = await loadPretrained("data/policy/base");
+ * const prompt = promptIds(tokenizer, [{ role: "user", content: "Help me write f." }]);
+ * const out = sampleTurns(model, tokenizer, [prompt], { temperature: 1, topP: 1, maxTokens: 50, rng: new Rng(0) });
+ * ```
+ */
+export function sampleTurns(
+  model: Transformer,
+  tok: Tokenizer,
+  prompts: readonly number[][],
+  sampling: TurnSampling,
+): GenerateResult {
+  return generate(model, prompts as number[][], {
+    ...sampling,
+    stopTokens: [tok.special("<|end|>")],
+    padToken: tok.special("<pad>"),
+  });
 }
 
 /**
@@ -82,16 +122,14 @@ export class PolicyAgent implements Agent {
       temperature: this.options.temperature ?? 1,
       topP: this.options.topP ?? 1,
       maxTokens,
-      stopTokens: [end],
       sampleBatchSize: this.options.sampleBatchSize ?? 64,
-      padToken: tok.special("<pad>"),
     };
     let sampled: number[][];
     if (this.options.seeding === "episode") {
-      // One decode per observation, computed exactly as the kit's server computes a single request (same
-      // prompt, same generator, batch of one), so in-process and remote samples are equal by construction.
+      // One decode per observation, as the kit's server decodes a single request (same prompt, same
+      // generator, batch of one), so in-process and remote samples are equal by construction.
       sampled = observations.map((o, i) =>
-        generate(this.model, [prompts[i]], {
+        sampleTurns(this.model, tok, [prompts[i]], {
           ...settings,
           rng: episodeRng(episodeSeed(this.options.seed, o.turn, taskKey(o.hidden))),
         }).tokens[0]
@@ -99,7 +137,7 @@ export class PolicyAgent implements Agent {
     } else {
       const ids = observations.map((o) => taskKey(o.hidden)).join("\n");
       const turn = observations[0]?.turn ?? 0;
-      sampled = generate(this.model, prompts, {
+      sampled = sampleTurns(this.model, tok, prompts, {
         ...settings,
         rng: Rng.derive(this.options.seed, this.name, turn, hashString(ids)),
       }).tokens;

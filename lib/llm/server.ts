@@ -18,7 +18,7 @@
  */
 import { fittedPromptIds } from "../nn/chat.ts";
 import type { Transformer } from "../nn/model.ts";
-import { generate } from "../nn/sample.ts";
+import { sampleTurns } from "../agents/policy.ts";
 import type { Tokenizer } from "../nn/tokenizer.ts";
 import type { DialogueTurn } from "../colbench/schema.ts";
 import { episodeRng } from "./seed.ts";
@@ -148,13 +148,11 @@ export function completeChat(
   const prompt = fittedPromptIds(tok, history, model.config.contextLength - maxTokens);
   const seed = body.seed ?? freshSeed();
   const end = tok.special("<|end|>");
-  const out = generate(model, [prompt], {
+  const out = sampleTurns(model, tok, [prompt], {
     temperature: body.temperature ?? 1,
     topP: body.top_p ?? 1,
     maxTokens,
-    stopTokens: [end],
     rng: episodeRng(seed),
-    padToken: tok.special("<pad>"),
   });
   const tokens = out.tokens[0];
   const content = tokens.filter((t) => t !== end);
