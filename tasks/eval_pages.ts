@@ -52,10 +52,12 @@ await runCli("eval-pages", Flags, async (flags) => {
   const similarity = builtinSimilarity();
   let scores, reference;
   try {
-    const pairs = (eps: typeof episodes) =>
-      eps.map((e, i) => ({ html: e.finalHtml, reference: tasks[i].ground_truth }));
-    scores = await scorePages(renderer, similarity, pairs(episodes));
-    reference = await scorePages(renderer, similarity, pairs(baseline));
+    [scores, reference] = await scorePages(
+      renderer,
+      similarity,
+      tasks.map((t) => t.ground_truth),
+      [episodes, baseline].map((eps) => eps.map((e) => e.finalHtml)),
+    );
   } finally {
     await renderer.close();
   }

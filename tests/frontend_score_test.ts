@@ -12,27 +12,21 @@ Deno.test("visual reward: the oracle scores 1, the mediocre first page less, fee
   const renderer = await PageRenderer.create({ poolSize: 2 });
   try {
     const similarity = builtinSimilarity();
-    const score = async (designer: () => OracleDesigner | MediocreDesigner, maxRounds: number) =>
-      (await scorePages(
-        renderer,
-        similarity,
-        tasks.map((t) => ({
-          html: playDesignEpisode(t, designer(), { maxRounds }).finalHtml,
-          reference: t.ground_truth,
-        })),
-      )).map((s) => s.similarity);
+    const pages = (designer: () => OracleDesigner | MediocreDesigner, maxRounds: number) =>
+      tasks.map((t) => playDesignEpisode(t, designer(), { maxRounds }).finalHtml);
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    const oracle = await score(() => new OracleDesigner(), 10);
-    const first = await score(() => new MediocreDesigner(0), 1);
-    const last = await score(() => new MediocreDesigner(0), 10);
+    const [oracle, first, last] = (await scorePages(renderer, similarity, tasks.map((t) => t.ground_truth), [
+      pages(() => new OracleDesigner(), 10),
+      pages(() => new MediocreDesigner(0), 1),
+      pages(() => new MediocreDesigner(0), 10),
+    ])).map((scores) => scores.map((s) => s.similarity));
     assert.ok(oracle.every((s) => s === 1), `oracle: ${oracle}`);
     assert.ok(mean(first) < 0.6, `mediocre first pages: ${mean(first)}`);
     assert.ok(mean(last) > mean(first) + 0.2, `mediocre after feedback ${mean(last)} vs ${mean(first)}`);
     // A page that does not render (here: over the size limit) scores as the paper's black image.
-    const [broken] = await scorePages(renderer, similarity, [{
-      html: "<p>x</p>".repeat(1_000_000),
-      reference: tasks[0].ground_truth,
-    }]);
+    const [[broken]] = await scorePages(renderer, similarity, [tasks[0].ground_truth], [[
+      "<p>x</p>".repeat(1_000_000),
+    ]]);
     assert.ok(broken.failure !== undefined && broken.similarity < 0.3, JSON.stringify(broken));
   } finally {
     await renderer.close();

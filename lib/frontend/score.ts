@@ -9,14 +9,6 @@ import type { PageRenderer, RenderResult } from "./render.ts";
 import { blackImage, type ImageSimilarity } from "./similarity.ts";
 import { pageDocument } from "./utility_css.ts";
 
-/** One page to score against its reference. */
-export interface PagePair {
-  /** The designer's page (a fragment, a body or a whole document). */
-  readonly html: string;
-  /** The task's reference HTML. */
-  readonly reference: string;
-}
-
 /** A scored page. */
 export interface PageScore {
   /** Similarity in [0, 1]. */
@@ -26,8 +18,10 @@ export interface PageScore {
 }
 
 /**
- * Renders every page and its reference (the suite's stylesheet inlined) and scores each pair.
- * Throws if a reference fails to render: that is a broken task, not a bad answer.
+ * Renders the references once and every designer's pages (the suite's stylesheet inlined), all in one
+ * batch over the renderer's tabs, and scores each page against its task's reference: `pages[d][i]` is
+ * designer `d`'s page for `references[i]`. Throws if a reference fails to render: that is a broken task,
+ * not a bad answer.
  *
  * @example
  * ```ts
@@ -35,7 +29,7 @@ export interface PageScore {
  * import { PageRenderer } from "./render.ts";
  * import { builtinSimilarity } from "./similarity.ts";
  * const renderer = await PageRenderer.create();
- * const [s] = await scorePages(renderer, builtinSimilarity(), [{ html: "<p>hi</p>", reference: "<p>hi</p>" }]);
+ * const [[s]] = await scorePages(renderer, builtinSimilarity(), ["<p>hi</p>"], [["<p>hi</p>"]]);
  * await renderer.close();
  * s.similarity; // 1
  * ```
@@ -43,18 +37,28 @@ export interface PageScore {
 export async function scorePages(
   renderer: PageRenderer,
   similarity: ImageSimilarity,
-  pairs: readonly PagePair[],
-): Promise<PageScore[]> {
-  const renders: RenderResult[] = await renderer.renderAll(
-    pairs.flatMap((p) => [pageDocument(p.html), pageDocument(p.reference)]),
-  );
-  const scores: PageScore[] = [];
-  for (let i = 0; i < pairs.length; i++) {
-    const page = renders[2 * i], reference = renders[2 * i + 1];
-    if (!reference.ok) throw new Error(`reference page ${i} did not render: ${reference.reason}`);
-    const image = page.ok ? page.image : blackImage();
-    const value = await similarity.score(image, reference.image);
-    scores.push(page.ok ? { similarity: value } : { similarity: value, failure: page.reason });
+  references: readonly string[],
+  pages: readonly (readonly string[])[],
+): Promise<PageScore[][]> {
+  for (const [d, list] of pages.entries()) {
+    if (list.length !== references.length) {
+      throw new RangeError(
+        `scorePages: designer ${d} has ${list.length} pages for ${references.length} references`,
+      );
+    }
   }
-  return scores;
+  const renders: RenderResult[] = await renderer.renderAll(
+    [...references, ...pages.flat()].map(pageDocument),
+  );
+  const refs = renders.slice(0, references.length).map((r, i) => {
+    if (!r.ok) throw new Error(`reference page ${i} did not render: ${r.reason}`);
+    return r.image;
+  });
+  return await Promise.all(pages.map((_, d) =>
+    Promise.all(refs.map(async (reference, i) => {
+      const page = renders[references.length * (d + 1) + i];
+      const value = await similarity.score(page.ok ? page.image : blackImage(), reference);
+      return page.ok ? { similarity: value } : { similarity: value, failure: page.reason };
+    }))
+  ));
 }
