@@ -58,14 +58,18 @@ export interface AblationResults {
 
 /**
  * Records the config in a new run folder, or checks that a resumed folder was made with the same one
- * (which methods run and the worker count may differ).
+ * (which methods run and the worker count may differ); `schema` is the family's config schema.
  *
  * @example
  * ```ts ignore
  * await claimRunFolder("runs/ablate/small", config); // throws if the folder holds another config's run
  * ```
  */
-export async function claimRunFolder(root: string, config: AblateConfig): Promise<void> {
+export async function claimRunFolder(
+  root: string,
+  config: object,
+  schema: z.ZodType<object> = AblateConfig,
+): Promise<void> {
   const path = `${root}/config.json`;
   const recorded = await readJson(z.record(z.string(), z.unknown()), path).catch((e) => {
     if (e instanceof Deno.errors.NotFound) return undefined;
@@ -73,8 +77,8 @@ export async function claimRunFolder(root: string, config: AblateConfig): Promis
   });
   if (!recorded) return await writeJson(path, z.unknown(), config);
   // Through the schema, so a field added since the folder was made reads as its default.
-  const parsed = AblateConfig.safeParse(recorded);
-  const previous: Record<string, unknown> = parsed.success ? parsed.data : recorded;
+  const parsed = schema.safeParse(recorded);
+  const previous = (parsed.success ? parsed.data : recorded) as Record<string, unknown>;
   // Which methods and curves run, and the worker count, only add or speed up stages; the rest shapes them.
   const shaping = (c: Record<string, unknown>): Record<string, unknown> => ({
     ...c,
@@ -82,7 +86,7 @@ export async function claimRunFolder(root: string, config: AblateConfig): Promis
     workers: undefined,
     bestOfN: (c.bestOfN as { tasks?: number } | undefined)?.tasks,
   });
-  const [before, now] = [shaping(previous), shaping(config)];
+  const [before, now] = [shaping(previous), shaping(config as Record<string, unknown>)];
   const changed = Object.keys({ ...before, ...now }).filter((key) =>
     JSON.stringify(before[key]) !== JSON.stringify(now[key])
   );

@@ -136,13 +136,22 @@ export function offlineDir(root: string): string {
 
 const StageTime = z.object({ stage: z.string(), seconds: z.number() });
 
+/** What a stage needs of its run: the run folder, the seed's folder, the seed. */
+export type StageRun = Pick<SeedRun, "root" | "dir" | "seed">;
+
 /**
  * Runs `compute` unless `artifact` exists (under the seed's folder, or the run's offline folder when
  * `shared`), holding `<artifact>.lock` meanwhile so that parallel processes of one run never compute a
- * stage twice; records the stage's wall time under `timings/`.
+ * stage twice; records the stage's wall time under `timings/`. Every pipeline family's stages go
+ * through it.
+ *
+ * @example
+ * ```ts ignore
+ * await stage({ root: "runs/x", dir: "runs/x/seed-0", seed: 0 }, "critic", "critic.json", async () => {});
+ * ```
  */
-async function stage<T>(
-  run: SeedRun,
+export async function stage<T>(
+  run: StageRun,
   name: string,
   artifact: string,
   compute: () => Promise<T>,
@@ -296,7 +305,6 @@ function states(
   );
 }
 
-/** Index in the dialogue of each agent turn. */
 /** States per candidates artifact: the unit parallel processes split the sampling by. */
 const CANDIDATE_CHUNK = 32;
 

@@ -35,22 +35,41 @@ export function criticPairs(
   trajectories: readonly Trajectory[],
   { successReward = 1 }: { successReward?: number } = {},
 ): TrajectoryPair[] {
-  const groups = new Map<string, Trajectory[]>();
   trajectories.forEach((t, i) => {
     if (t.reward === undefined) {
       throw new Error(`criticPairs: trajectory ${i} has no reward (score it first)`);
     }
-    const key = taskKey(t.task);
-    groups.set(key, [...(groups.get(key) ?? []), t]);
   });
-  const pairs: TrajectoryPair[] = [];
-  for (const [taskId, rollouts] of groups) {
-    const best = Math.max(...rollouts.map((t) => t.reward!));
-    if (best < successReward) continue;
-    const chosen = rollouts.find((t) => t.reward === best)!;
-    for (const rejected of rollouts) {
-      if (rejected.reward! < best) pairs.push({ taskId, chosen, rejected });
-    }
+  return bestVersusRest(trajectories, (t) => taskKey(t.task), (t) => t.reward!, successReward).map((
+    [chosen, rejected],
+  ) => ({ taskId: taskKey(chosen.task), chosen, rejected }));
+}
+
+/**
+ * The pairing rule of {@link criticPairs} for any scored items: grouped by `keyOf` (in order of first
+ * appearance), a group counts only if its best score reaches `minBest`, and its first best item is
+ * chosen against each item that scored strictly lower.
+ *
+ * @example
+ * ```ts
+ * import { bestVersusRest } from "./pairs.ts";
+ * bestVersusRest([{ k: "a", r: 0.2 }, { k: "a", r: 0.7 }], (x) => x.k, (x) => x.r); // [[{k:"a",r:0.7}, {k:"a",r:0.2}]]
+ * ```
+ */
+export function bestVersusRest<T>(
+  items: readonly T[],
+  keyOf: (item: T) => string,
+  scoreOf: (item: T) => number,
+  minBest = -Infinity,
+): [T, T][] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(keyOf(item), [...(groups.get(keyOf(item)) ?? []), item]);
+  const pairs: [T, T][] = [];
+  for (const group of groups.values()) {
+    const best = Math.max(...group.map(scoreOf));
+    if (best < minBest) continue;
+    const chosen = group.find((t) => scoreOf(t) === best)!;
+    for (const rejected of group) if (scoreOf(rejected) < best) pairs.push([chosen, rejected]);
   }
   return pairs;
 }
