@@ -204,7 +204,16 @@ export class MediocreDesigner implements Designer {
   }
 }
 
-function adjustCount(items: Section["items"], count: number): Section["items"] {
+/**
+ * The first `count` items, padded with numbered placeholders (`Item 4`) that reuse the first item's text.
+ *
+ * @example
+ * ```ts
+ * import { adjustCount } from "./mediocre_designer.ts";
+ * adjustCount([{ title: "A", text: "x" }], 2); // [{ title: "A", text: "x" }, { title: "Item 2", text: "x" }]
+ * ```
+ */
+export function adjustCount(items: Section["items"], count: number): Section["items"] {
   const out = items.slice(0, count);
   while (out.length < count) out.push({ title: `Item ${out.length + 1}`, text: items[0]?.text ?? "" });
   return out;

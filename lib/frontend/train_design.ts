@@ -1,0 +1,329 @@
+/**
+ * Training the frontend family's networks: behaviour cloning (the base policy, RFT), DPO over responses
+ * (one turn's decisions for SWEET-RL's actor, a whole trajectory's for multi-turn DPO), and the two
+ * critics of the paper, each trained with Bradley–Terry on pairs of trajectories of one task:
+ * - `log-ratio` (the backend's SWEET critic): a policy-shaped network that reads the reference; a turn's
+ *   advantage is β · mean over its decisions of log π_φ(a | o, c) − log π_ref(a | o, c);
+ * - `regression` (the paper's frontend critic): a scalar head; a turn's score is the mean of its
+ *   decisions' scores.
+ * A trajectory's score is the sum of its turns'. The losses are the kit's (`lib/rl/losses.ts`).
+ *
+ * @module
+ */
+import * as tf from "@tensorflow/tfjs";
+import { z } from "zod";
+import type { Decision } from "./actions.ts";
+import { decisionRows, type DesignNet } from "./design_net.ts";
+import { matmul } from "../nn/ops.ts";
+import { Adam } from "../nn/optim.ts";
+import { bradleyTerryLoss, dpoLoss } from "../rl/losses.ts";
+import { Progress } from "../util/progress.ts";
+import { Rng } from "../util/rng.ts";
+
+/** Optimiser settings of one training run. */
+export const DesignFitConfig = z.object({
+  epochs: z.number().positive().describe("passes over the data"),
+  lr: z.number().positive().describe("Adam learning rate (constant)"),
+  batchSize: z.number().int().positive().describe("examples per step"),
+  seed: z.number().int().default(0).describe("shuffling seed"),
+});
+/** Optimiser settings of one training run. */
+export type DesignFitConfig = z.infer<typeof DesignFitConfig>;
+
+/** Decisions for one task: one turn, or a whole trajectory (`turn` says which turn each decision is in). */
+export interface Response {
+  description: string;
+  decisions: readonly Decision[];
+  /** Turn of each decision; absent = all in one turn. */
+  turn?: readonly number[];
+}
+
+/** What a training run reports. */
+export interface FitResult {
+  steps: number;
+  /** Mean loss of the last epoch. */
+  finalLoss: number;
+  seconds: number;
+}
+
+/**
+ * Minimises `lossOf` over mini-batches of `items` with Adam, reshuffling every epoch (deterministic in
+ * `config.seed` and `label`).
+ */
+function fit<T>(
+  net: DesignNet,
+  items: readonly T[],
+  lossOf: (batch: T[]) => tf.Scalar,
+  config: DesignFitConfig,
+  label: string,
+): FitResult {
+  const t0 = performance.now();
+  if (items.length === 0) return { steps: 0, finalLoss: NaN, seconds: 0 };
+  const adam = new Adam(net.variables, { beta2: 0.999 });
+  const rng = Rng.derive(config.seed, "fit", label);
+  const steps = Math.ceil((config.epochs * items.length) / config.batchSize);
+  const perEpoch = Math.ceil(items.length / config.batchSize);
+  const progress = new Progress(label, steps);
+  let order: number[] = [];
+  let epochLoss = 0, epochSteps = 0, finalLoss = NaN;
+  for (let step = 0; step < steps; step++) {
+    if (step % perEpoch === 0) {
+      if (epochSteps > 0) finalLoss = epochLoss / epochSteps;
+      order = rng.shuffle([...items.keys()]);
+      epochLoss = 0, epochSteps = 0;
+    }
+    const lo = (step % perEpoch) * config.batchSize;
+    const batch = order.slice(lo, lo + config.batchSize).map((i) => items[i]);
+    const { value, grads } = tf.variableGrads(() => lossOf(batch), net.variables);
+    adam.apply(grads, config.lr);
+    epochLoss += value.dataSync()[0];
+    epochSteps++;
+    tf.dispose([value, ...Object.values(grads)]);
+    progress.update(step + 1);
+  }
+  progress.done();
+  adam.dispose();
+  if (epochSteps > 0) finalLoss = epochLoss / epochSteps;
+  return { steps, finalLoss, seconds: (performance.now() - t0) / 1000 };
+}
+
+/**
+ * `[sides]` weighted sums of per-row values: row r adds `weight[r] · values[r]` to side `side[r]`.
+ */
+function sideSums(
+  values: tf.Tensor1D,
+  side: readonly number[],
+  weight: readonly number[],
+  sides: number,
+): tf.Tensor1D {
+  const a = new Float32Array(side.length * sides);
+  side.forEach((s, r) => (a[r * sides + s] = weight[r]));
+  const m = tf.tensor2d(a, [side.length, sides]);
+  // Not matmulConst: its gradient closes over `m`, which the gradient tape frees after the forward pass.
+  return tf.reshape(matmul(tf.reshape(values, [1, -1]) as tf.Tensor2D, m), [-1]) as tf.Tensor1D;
+}
+
+/** Row layout of responses side by side: each row's side, and its weight under a reduction. */
+function layout(responses: readonly Response[], reduction: "sum" | "turn-mean") {
+  const side: number[] = [], weight: number[] = [];
+  responses.forEach((r, s) => {
+    const turns = r.turn ?? r.decisions.map(() => 0);
+    const size = new Map<number, number>();
+    for (const t of turns) size.set(t, (size.get(t) ?? 0) + 1);
+    for (const t of turns) {
+      side.push(s);
+      weight.push(reduction === "sum" ? 1 : 1 / size.get(t)!);
+    }
+  });
+  return { side, weight };
+}
+
+/**
+ * Per response, the sum (or turn-mean sum) of the network's log-probabilities of its decisions, without a
+ * gradient: the reference's numbers for DPO and the log-ratio critic.
+ *
+ * @example
+ * ```ts
+ * import { responseLogProbs } from "./train_design.ts";
+ * ```
+ */
+export function responseLogProbs(
+  net: DesignNet,
+  responses: readonly Response[],
+  { withInfo = false, reduction = "sum" }: { withInfo?: boolean; reduction?: "sum" | "turn-mean" } = {},
+): number[] {
+  const out: number[] = [];
+  for (let lo = 0; lo < responses.length; lo += 256) {
+    const chunk = responses.slice(lo, lo + 256);
+    const { side, weight } = layout(chunk, reduction);
+    const sums = tf.tidy(() =>
+      sideSums(net.logProbs(decisionRows(chunk, withInfo)), side, weight, chunk.length)
+    );
+    out.push(...sums.dataSync());
+    sums.dispose();
+  }
+  return out;
+}
+
+/**
+ * Behaviour cloning: maximises the log-likelihood of every decision of `responses` (the base policy on
+ * the mediocre designer's pages; RFT on the best rollouts).
+ *
+ * @example
+ * ```ts
+ * import { trainBehaviourCloning } from "./train_design.ts";
+ * ```
+ */
+export function trainBehaviourCloning(
+  net: DesignNet,
+  responses: readonly Response[],
+  config: DesignFitConfig,
+  label = "behaviour cloning",
+): FitResult {
+  return fit(
+    net,
+    responses,
+    (batch) => tf.neg(tf.mean(net.logProbs(decisionRows(batch, false)))) as tf.Scalar,
+    config,
+    label,
+  );
+}
+
+/** A preference between two responses to one state, with the reference's log-probabilities. */
+export interface ResponsePair {
+  chosen: Response;
+  rejected: Response;
+}
+
+/** DPO settings. */
+export const DesignDpoConfig = DesignFitConfig.extend({
+  beta: z.number().positive().describe("DPO β"),
+  nllCoef: z.number().min(0).describe("weight of the chosen response's mean NLL"),
+});
+/** DPO settings. */
+export type DesignDpoConfig = z.infer<typeof DesignDpoConfig>;
+
+/**
+ * DPO against the frozen `reference` on pairs of responses (turn-level for SWEET-RL's actor, whole
+ * trajectories for multi-turn DPO), plus NLL on the chosen response.
+ *
+ * @example
+ * ```ts
+ * import { trainDesignDpo } from "./train_design.ts";
+ * ```
+ */
+export function trainDesignDpo(
+  net: DesignNet,
+  reference: DesignNet,
+  pairs: readonly ResponsePair[],
+  config: DesignDpoConfig,
+  label = "dpo",
+): FitResult {
+  const refChosen = responseLogProbs(reference, pairs.map((p) => p.chosen));
+  const refRejected = responseLogProbs(reference, pairs.map((p) => p.rejected));
+  const items = pairs.map((p, i) => ({ ...p, refChosen: refChosen[i], refRejected: refRejected[i] }));
+  return fit(
+    net,
+    items,
+    (batch) => {
+      const n = batch.length;
+      const responses = [...batch.map((b) => b.chosen), ...batch.map((b) => b.rejected)];
+      const { side, weight } = layout(responses, "sum");
+      const sums = sideSums(net.logProbs(decisionRows(responses, false)), side, weight, 2 * n);
+      const chosen = tf.slice(sums, 0, n) as tf.Tensor1D, rejected = tf.slice(sums, n, n) as tf.Tensor1D;
+      const loss = dpoLoss(
+        chosen,
+        rejected,
+        batch.map((b) => b.refChosen),
+        batch.map((b) => b.refRejected),
+        config.beta,
+      );
+      const sizes = tf.tensor1d(batch.map((b) => Math.max(1, b.chosen.decisions.length)));
+      return tf.add(loss, tf.mul(config.nllCoef, tf.neg(tf.mean(tf.div(chosen, sizes))))) as tf.Scalar;
+    },
+    config,
+    label,
+  );
+}
+
+/** The critic parameterisations. */
+export const DesignCriticKind = z.enum(["log-ratio", "regression"]);
+/** A critic parameterisation. */
+export type DesignCriticKind = z.infer<typeof DesignCriticKind>;
+
+/** Critic settings. */
+export const DesignCriticConfig = DesignFitConfig.extend({
+  kind: DesignCriticKind,
+  withInfo: z.boolean().describe("reads the reference (SWEET) or not (the no-info ablation)"),
+  reduction: z.enum(["turn-mean", "sum"]).describe("per-turn mean (paper) or plain sum (no normalisation)"),
+  beta: z.number().positive().describe("Bradley–Terry β of the log-ratio critic"),
+  nllCoef: z.number().min(0).describe("NLL weight on the chosen trajectory (log-ratio critic)"),
+});
+/** Critic settings. */
+export type DesignCriticConfig = z.infer<typeof DesignCriticConfig>;
+
+/**
+ * Trains a critic on trajectory pairs (chosen: the higher final similarity): Bradley–Terry on the sums
+ * of the trajectories' turn scores. `reference` is the frozen base policy (log-ratio critics only).
+ *
+ * @example
+ * ```ts
+ * import { trainDesignCritic } from "./train_design.ts";
+ * ```
+ */
+export function trainDesignCritic(
+  critic: DesignNet,
+  reference: DesignNet,
+  pairs: readonly ResponsePair[],
+  config: DesignCriticConfig,
+  label = `critic (${config.kind})`,
+): FitResult {
+  const options = { withInfo: config.withInfo, reduction: config.reduction };
+  const logRatio = config.kind === "log-ratio";
+  const refChosen = logRatio ? responseLogProbs(reference, pairs.map((p) => p.chosen), options) : [];
+  const refRejected = logRatio ? responseLogProbs(reference, pairs.map((p) => p.rejected), options) : [];
+  const items = pairs.map((p, i) => ({
+    ...p,
+    refChosen: refChosen[i] ?? 0,
+    refRejected: refRejected[i] ?? 0,
+  }));
+  return fit(
+    critic,
+    items,
+    (batch) => {
+      const n = batch.length;
+      const responses = [...batch.map((b) => b.chosen), ...batch.map((b) => b.rejected)];
+      const rows = decisionRows(responses, config.withInfo);
+      const { side, weight } = layout(responses, config.reduction);
+      const perRow = logRatio ? critic.logProbs(rows) : critic.scores(rows);
+      const sums = sideSums(perRow, side, weight, 2 * n);
+      let chosen = tf.slice(sums, 0, n) as tf.Tensor1D, rejected = tf.slice(sums, n, n) as tf.Tensor1D;
+      if (!logRatio) return bradleyTerryLoss(chosen, rejected, 1);
+      // NLL: the mean log-probability of the chosen trajectories' decisions.
+      const chosenRows = side.filter((s) => s < n).length;
+      const nll = tf.neg(tf.mean(tf.slice(perRow, 0, chosenRows)));
+      chosen = tf.sub(chosen, tf.tensor1d(batch.map((b) => b.refChosen)));
+      rejected = tf.sub(rejected, tf.tensor1d(batch.map((b) => b.refRejected)));
+      return tf.add(
+        bradleyTerryLoss(chosen, rejected, config.beta),
+        tf.mul(config.nllCoef, nll),
+      ) as tf.Scalar;
+    },
+    config,
+    label,
+  );
+}
+
+/**
+ * A trained critic's score of each candidate turn (higher is better): the mean (or, without
+ * normalisation, the sum) over its decisions of log π_φ − log π_ref, or of the regression head's scores.
+ *
+ * @example
+ * ```ts
+ * import { scoreDesignTurns } from "./train_design.ts";
+ * ```
+ */
+export function scoreDesignTurns(
+  critic: DesignNet,
+  reference: DesignNet,
+  candidates: readonly Response[],
+  config: Pick<DesignCriticConfig, "kind" | "withInfo" | "reduction">,
+): number[] {
+  const options = { withInfo: config.withInfo, reduction: config.reduction };
+  if (config.kind === "log-ratio") {
+    const mine = responseLogProbs(critic, candidates, options);
+    const ref = responseLogProbs(reference, candidates, options);
+    return mine.map((m, i) => m - ref[i]);
+  }
+  const out: number[] = [];
+  for (let lo = 0; lo < candidates.length; lo += 256) {
+    const chunk = candidates.slice(lo, lo + 256);
+    const { side, weight } = layout(chunk, "turn-mean");
+    const sums = tf.tidy(() =>
+      sideSums(critic.scores(decisionRows(chunk, config.withInfo)), side, weight, chunk.length)
+    );
+    out.push(...sums.dataSync());
+    sums.dispose();
+  }
+  return out;
+}
