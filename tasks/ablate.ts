@@ -14,13 +14,20 @@ import { claimRunFolder, markdownTable, runAblation, runStages } from "../lib/pi
 import { clearStaleLocks } from "../lib/pipeline/stages.ts";
 import { reportHtml } from "../lib/pipeline/report.ts";
 import { readJson, validate, writeTextAtomic } from "../lib/util/jsonl.ts";
+import { FRONTEND_METHODS, FRONTEND_PRESETS, FrontendAblateConfig } from "../lib/frontend/ablate_config.ts";
+import { frontendMarkdownTable, runFrontendAblation } from "../lib/frontend/ablate.ts";
 
 const Flags = z.object({
+  family: z.enum(["backend", "frontend"]).default("backend").describe(
+    "task family: backend programming (Tables 2–3) or frontend design (Table 2's frontend columns)",
+  ),
   preset: z.enum(Object.keys(ABLATE_PRESETS) as [AblatePreset, ...AblatePreset[]]).default("small").describe(
     "data scale: smoke (CI), small (2 CPU cores), paper",
   ),
   seeds: z.string().default("0,1,2").describe("comma-separated seeds"),
-  only: z.string().optional().describe(`comma-separated subset of: ${METHODS.join(", ")}`),
+  only: z.string().optional().describe(
+    `comma-separated subset of: ${METHODS.join(", ")} (frontend: ${FRONTEND_METHODS.join(", ")})`,
+  ),
   policy: z.string().optional().describe("base policy checkpoint (default: the shipped one)"),
   config: z.string().optional().describe(
     'JSON file of config fields overriding the preset (e.g. {"rankingReference": "policy"})',
@@ -40,17 +47,10 @@ await runCli("ablate", Flags, async (flags) => {
     return n;
   });
   const overrides = flags.config ? await readJson(z.record(z.string(), z.unknown()), flags.config) : {};
+  if (flags.family === "frontend") return await frontend(flags, seeds, overrides);
   const preset: Record<string, unknown> = ABLATE_PRESETS[flags.preset];
-  // One level deep, so {"critic": {"nllCoef": 0}} keeps the preset's other critic fields.
-  const merged = Object.fromEntries(
-    Object.entries({ ...preset, ...overrides }).map(([key, value]) => {
-      const base = preset[key];
-      const isObject = (x: unknown) => typeof x === "object" && x !== null && !Array.isArray(x);
-      return [key, isObject(base) && isObject(value) ? { ...(base as object), ...(value as object) } : value];
-    }),
-  );
   const config = validate(AblateConfig, {
-    ...merged,
+    ...mergeConfig(preset, overrides),
     ...(flags.only ? { methods: flags.only.split(",").map((m) => m.trim()) } : {}),
     ...(flags.policy ? { policy: flags.policy } : {}),
   }, flags.config ?? "ablate config");
@@ -81,3 +81,35 @@ await runCli("ablate", Flags, async (flags) => {
     } min this invocation)`,
   );
 });
+
+/** Preset fields overridden one level deep, so {"critic": {"nllCoef": 0}} keeps the preset's other critic fields. */
+function mergeConfig(
+  preset: Record<string, unknown>,
+  overrides: Record<string, unknown>,
+): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries({ ...preset, ...overrides }).map(([key, value]) => {
+      const base = preset[key];
+      const isObject = (x: unknown) => typeof x === "object" && x !== null && !Array.isArray(x);
+      return [key, isObject(base) && isObject(value) ? { ...(base as object), ...(value as object) } : value];
+    }),
+  );
+}
+
+/** `--family frontend`: one process (Chromium renders on the other core), same flags and run folder layout. */
+async function frontend(flags: z.infer<typeof Flags>, seeds: number[], overrides: Record<string, unknown>) {
+  const names = Object.keys(FRONTEND_PRESETS);
+  if (!(flags.preset in FRONTEND_PRESETS)) {
+    throw new Error(`--preset ${flags.preset}: the frontend family has the presets ${names.join(", ")}`);
+  }
+  if (flags.policy) throw new Error("--policy: the frontend family trains its own base policy (stage 0)");
+  const preset: Record<string, unknown> = FRONTEND_PRESETS[flags.preset as keyof typeof FRONTEND_PRESETS];
+  const config = validate(FrontendAblateConfig, {
+    ...mergeConfig(preset, overrides),
+    ...(flags.only ? { methods: flags.only.split(",").map((m) => m.trim()) } : {}),
+  }, flags.config ?? "frontend ablate config");
+  const root = flags.out ?? `runs/ablate/frontend-${flags.preset}`;
+  const results = await runFrontendAblation(config, seeds, root);
+  console.log(frontendMarkdownTable(results));
+  console.log(`\n${root}/results.json (${(results.wallSeconds / 60).toFixed(1)} min this invocation)`);
+}

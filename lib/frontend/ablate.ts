@@ -1,0 +1,158 @@
+/**
+ * Runs every frontend method for several seeds and gathers the results: per method the similarity of
+ * the last page to the reference and the win rate against the mediocre designer, pooled over seeds ×
+ * tasks with 95% bootstrap intervals, each seed's own numbers, and the paper's numbers beside them.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { FRONTEND_PAPER_NUMBERS, FrontendAblateConfig, type FrontendMethod } from "./ablate_config.ts";
+import { basePolicy, designRollouts, evaluateDesigns, type FrontendRun, opponentScores } from "./pipeline.ts";
+import { PageRenderer } from "./render.ts";
+import { builtinSimilarity, winRate } from "./similarity.ts";
+import { loadPageSplit } from "./splits.ts";
+import { bootstrapMean, type Estimate, formatEstimate, mean } from "../colbench/metrics.ts";
+import { claimRunFolder } from "../pipeline/ablate.ts";
+import { clearStaleLocks, offlineDir, stageTimings } from "../pipeline/stages.ts";
+import { writeJson } from "../util/jsonl.ts";
+
+/** One method's frontend results over all seeds. */
+export interface FrontendMethodResult {
+  method: FrontendMethod;
+  /** Similarity in [0, 1], pooled over seeds × tasks. */
+  similarity: Estimate;
+  /** Win rate against the mediocre designer in [0, 1] (ties count half), pooled. */
+  winRate: Estimate;
+  perSeed: { seed: number; similarity: number; winRate: number; meanRounds: number }[];
+  paper: { similarity: number; winRate: number } | null;
+}
+
+/** What a frontend run's `results.json` holds. */
+export interface FrontendResults {
+  family: "frontend";
+  config: FrontendAblateConfig;
+  seeds: number[];
+  metric: string;
+  opponent: { name: string; similarity: Estimate };
+  methods: FrontendMethodResult[];
+  wallSeconds: number;
+  stageSeconds: Record<string, Record<string, number>>;
+  finishedAt: string;
+}
+
+/**
+ * Runs (or resumes) the frontend pipeline for each seed and writes `root/results.json`.
+ *
+ * @example
+ * ```ts ignore
+ * import { FRONTEND_PRESETS, FrontendAblateConfig } from "./ablate_config.ts";
+ * const results = await runFrontendAblation(FrontendAblateConfig.parse(FRONTEND_PRESETS.smoke), [0], "runs/fe");
+ * ```
+ */
+export async function runFrontendAblation(
+  config: FrontendAblateConfig,
+  seeds: readonly number[],
+  root: string,
+  { started = performance.now() }: { started?: number } = {},
+): Promise<FrontendResults> {
+  await claimRunFolder(root, config, FrontendAblateConfig);
+  await clearStaleLocks(root);
+  const [train, test] = await Promise.all([loadPageSplit("train"), loadPageSplit("test")]);
+  const renderer = await PageRenderer.create({ poolSize: config.renderTabs });
+  const similarity = builtinSimilarity();
+  try {
+    const runOf = (seed: number): FrontendRun => ({
+      config,
+      seed,
+      root,
+      dir: `${root}/seed-${seed}`,
+      renderer,
+      similarity,
+      trainTasks: train,
+      testTasks: test.slice(0, config.evalTasks),
+    });
+    const first = runOf(seeds[0]);
+    const base = await basePolicy(first);
+    const data = await designRollouts(first, base);
+    const opponent = await opponentScores(first);
+    const vsOpponent = opponent.map((o) => o.similarity);
+    const methods: FrontendMethodResult[] = [];
+    const perMethod = new Map<
+      FrontendMethod,
+      { seed: number; rows: Awaited<ReturnType<typeof evaluateDesigns>> }[]
+    >();
+    for (const seed of seeds) {
+      const run = runOf(seed);
+      for (const method of config.methods) {
+        const rows = await evaluateDesigns(run, base, data, method);
+        perMethod.set(method, [...(perMethod.get(method) ?? []), { seed, rows }]);
+        console.error(
+          `[seed ${seed}] ${method}: similarity ${mean(rows.map((r) => r.similarity)).toFixed(3)}`,
+        );
+      }
+    }
+    base.dispose();
+    for (const method of config.methods) {
+      const runs = perMethod.get(method)!;
+      const all = runs.flatMap((r) => r.rows.map((x) => x.similarity));
+      methods.push({
+        method,
+        similarity: bootstrapMean(all),
+        winRate: winRate(all, runs.flatMap(() => vsOpponent)),
+        perSeed: runs.map(({ seed, rows }) => ({
+          seed,
+          similarity: mean(rows.map((r) => r.similarity)),
+          winRate: winRate(rows.map((r) => r.similarity), vsOpponent).mean,
+          meanRounds: mean(rows.map((r) => r.rounds)),
+        })),
+        paper: FRONTEND_PAPER_NUMBERS[method],
+      });
+    }
+    const stageSeconds: Record<string, Record<string, number>> = {
+      offline: await stageTimings(offlineDir(root)),
+    };
+    for (const seed of seeds) stageSeconds[`seed-${seed}`] = await stageTimings(`${root}/seed-${seed}`);
+    const results: FrontendResults = {
+      family: "frontend",
+      config,
+      seeds: [...seeds],
+      metric: similarity.name,
+      opponent: { name: "mediocre designer (seed 0)", similarity: bootstrapMean(vsOpponent) },
+      methods,
+      wallSeconds: (performance.now() - started) / 1000,
+      stageSeconds,
+      finishedAt: new Date().toISOString(),
+    };
+    await writeJson(`${root}/results.json`, z.unknown(), results);
+    return results;
+  } finally {
+    await renderer.close();
+  }
+}
+
+/**
+ * The frontend results as a markdown table, the paper's numbers beside ours.
+ *
+ * @example
+ * ```ts ignore
+ * console.log(frontendMarkdownTable(results));
+ * ```
+ */
+export function frontendMarkdownTable(results: FrontendResults): string {
+  const lines = [
+    "| method | similarity ×100 [95% CI] | win rate vs mediocre % [95% CI] | similarity per seed | paper similarity / win rate |",
+    "|---|---|---|---|---|",
+    ...results.methods.map((m) =>
+      `| ${m.method} | ${formatEstimate(m.similarity)} | ${formatEstimate(m.winRate)} | ${
+        m.perSeed.map((s) => (100 * s.similarity).toFixed(1)).join(" / ")
+      } | ${m.paper ? `${m.paper.similarity} / ${m.paper.winRate}` : "—"} |`
+    ),
+  ];
+  lines.push(
+    "",
+    `Reference agent (win rate 50 against itself): ${results.opponent.name}, similarity ${
+      formatEstimate(results.opponent.similarity)
+    }; metric ${results.metric}.`,
+  );
+  return lines.join("\n");
+}

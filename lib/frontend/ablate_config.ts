@@ -1,0 +1,131 @@
+/**
+ * The config of `deno task ablate --family frontend`: SWEET-RL and its baselines on the frontend-design
+ * suite, with the same stages as the backend pipeline (base policy → rollouts → critics → candidates →
+ * ranks → actors → evaluation), and presets that are runnable documentation.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { DesignCriticConfig, DesignDpoConfig, DesignFitConfig } from "./train_design.ts";
+import { MAX_DESIGN_ROUNDS } from "./episode.ts";
+
+/** The methods of the paper's frontend columns, plus the critic ablations that are cheap here. */
+export const FRONTEND_METHODS = [
+  "zero-shot",
+  "single-turn",
+  "rft",
+  "multi-turn-dpo",
+  "sweet",
+  "sweet/regression",
+  "sweet/no-info",
+  "sweet/turn-sum",
+] as const;
+/** A frontend method. */
+export type FrontendMethod = typeof FRONTEND_METHODS[number];
+
+/**
+ * The paper's Table 2 frontend columns (Llama-3.1-8B-Instruct; cosine similarity ×100, win rate vs GPT-4o %).
+ * Its SWEET-RL row used a regression-head critic; it reports no frontend critic ablations.
+ */
+export const FRONTEND_PAPER_NUMBERS: Record<FrontendMethod, { similarity: number; winRate: number } | null> =
+  {
+    "zero-shot": { similarity: 72.4, winRate: 33.8 },
+    "single-turn": { similarity: 63.1, winRate: 13.6 },
+    "rft": { similarity: 75.2, winRate: 38.6 },
+    "multi-turn-dpo": { similarity: 76.9, winRate: 42.8 },
+    "sweet": { similarity: 77.7, winRate: 48.2 },
+    "sweet/regression": { similarity: 77.7, winRate: 48.2 },
+    "sweet/no-info": null,
+    "sweet/turn-sum": null,
+  };
+
+/** The critic each SWEET method trains: parameterisation, whether it reads the reference, reduction. */
+export const FRONTEND_CRITICS = {
+  "sweet": { kind: "log-ratio", withInfo: true, reduction: "turn-mean" },
+  "sweet/regression": { kind: "regression", withInfo: true, reduction: "turn-mean" },
+  "sweet/no-info": { kind: "log-ratio", withInfo: false, reduction: "turn-mean" },
+  "sweet/turn-sum": { kind: "log-ratio", withInfo: true, reduction: "sum" },
+} as const satisfies Record<string, Pick<DesignCriticConfig, "kind" | "withInfo" | "reduction">>;
+
+const Fit = DesignFitConfig.omit({ seed: true });
+const Dpo = DesignDpoConfig.omit({ seed: true });
+
+/** The frontend pipeline's config. */
+export const FrontendAblateConfig = z.object({
+  family: z.literal("frontend").default("frontend"),
+  preset: z.string().describe("name of the preset this config came from"),
+  dataSeed: z.number().int().default(0).describe(
+    "seed of the base policy and the offline data, shared by every seed",
+  ),
+  hidden: z.number().int().positive().describe("hidden units of every network"),
+  base: Fit.extend({
+    tasks: z.number().int().positive().describe(
+      "first N train tasks whose mediocre-designer episodes the base policy imitates",
+    ),
+  }).describe("the base (zero-shot) policy: behaviour cloning of the mediocre designer"),
+  trainTasks: z.number().int().positive().describe("first N train tasks used for offline rollouts"),
+  rollouts: z.number().int().min(2).describe("offline rollouts per train task (paper: 6)"),
+  stateFraction: z.number().gt(0).max(1).describe(
+    "share of rollouts, in file order, whose turns become actor states",
+  ),
+  candidates: z.number().int().min(2).describe("candidate turns sampled per state (paper: 16)"),
+  pairsPerState: z.number().int().positive().describe("top-half vs bottom-half pairs per state"),
+  evalTasks: z.number().int().positive().describe("first N test tasks evaluated"),
+  maxRounds: z.number().int().min(1).max(MAX_DESIGN_ROUNDS).default(MAX_DESIGN_ROUNDS).describe(
+    "round limit (paper: 10)",
+  ),
+  critic: Fit.extend({
+    beta: z.number().positive().describe("Bradley–Terry β of the log-ratio critic"),
+    nllCoef: z.number().min(0).describe("NLL weight of the log-ratio critic"),
+  }),
+  actor: Dpo.describe("SWEET-RL's turn-level DPO"),
+  rft: Fit.describe("rejection fine-tuning: behaviour cloning of each task's best rollout"),
+  multiTurnDpo: Dpo.describe("DPO on whole trajectories"),
+  methods: z.array(z.enum(FRONTEND_METHODS)).min(1).describe("methods to run"),
+  renderTabs: z.number().int().positive().default(4).describe("browser tabs rendering at once"),
+});
+/** The frontend pipeline's config. */
+export type FrontendAblateConfig = z.output<typeof FrontendAblateConfig>;
+
+const SMALL = {
+  preset: "small",
+  hidden: 128,
+  base: { tasks: 2000, epochs: 3, lr: 3e-3, batchSize: 32 },
+  trainTasks: 500,
+  rollouts: 4,
+  stateFraction: 0.5,
+  candidates: 16,
+  pairsPerState: 4,
+  evalTasks: 200,
+  critic: { epochs: 4, lr: 1e-3, batchSize: 8, beta: 1, nllCoef: 0.01 },
+  actor: { epochs: 1, lr: 1e-3, batchSize: 8, beta: 0.5, nllCoef: 0.01 },
+  rft: { epochs: 2, lr: 1e-3, batchSize: 8 },
+  multiTurnDpo: { epochs: 4, lr: 1e-3, batchSize: 8, beta: 0.5, nllCoef: 0.01 },
+  methods: [...FRONTEND_METHODS],
+};
+
+/**
+ * Named configs: `smoke` (CI: every stage on a handful of pages), `small` (the acceptance run on 2 cores).
+ *
+ * @example
+ * ```ts
+ * import { FRONTEND_PRESETS, FrontendAblateConfig } from "./ablate_config.ts";
+ * const config = FrontendAblateConfig.parse(FRONTEND_PRESETS.small);
+ * ```
+ */
+export const FRONTEND_PRESETS = {
+  smoke: {
+    ...SMALL,
+    preset: "smoke",
+    hidden: 32,
+    base: { ...SMALL.base, tasks: 40, epochs: 1 },
+    trainTasks: 8,
+    rollouts: 2,
+    candidates: 4,
+    pairsPerState: 2,
+    evalTasks: 6,
+    maxRounds: 3,
+    renderTabs: 2,
+  },
+  small: SMALL,
+} satisfies Record<string, z.input<typeof FrontendAblateConfig>>;

@@ -1,0 +1,37 @@
+import assert from "node:assert/strict";
+import { runFrontendAblation } from "../lib/frontend/ablate.ts";
+import { FRONTEND_PRESETS, FrontendAblateConfig } from "../lib/frontend/ablate_config.ts";
+import { selectBackend } from "../lib/nn/backend.ts";
+import { stageTimings } from "../lib/pipeline/stages.ts";
+
+await selectBackend("wasm", { quiet: true });
+
+Deno.test("frontend pipeline (smoke): every stage runs, results are complete, a re-run resumes without recomputing", async () => {
+  const root = await Deno.makeTempDir();
+  const config = FrontendAblateConfig.parse({
+    ...FRONTEND_PRESETS.smoke,
+    methods: ["zero-shot", "single-turn", "rft", "multi-turn-dpo", "sweet", "sweet/regression"],
+  });
+  const first = await runFrontendAblation(config, [0], root);
+  assert.deepEqual(first.methods.map((m) => m.method), config.methods);
+  for (const m of first.methods) {
+    assert.ok(m.similarity.mean > 0 && m.similarity.mean <= 1, `${m.method}: ${m.similarity.mean}`);
+    assert.equal(m.similarity.n, config.evalTasks);
+    assert.ok(m.winRate.mean >= 0 && m.winRate.mean <= 1);
+  }
+  // One round without feedback cannot beat ten with it on average here.
+  const sim = (name: string) => first.methods.find((m) => m.method === name)!.similarity.mean;
+  assert.ok(
+    sim("single-turn") < sim("zero-shot"),
+    `single-turn ${sim("single-turn")} vs ${sim("zero-shot")}`,
+  );
+  const seed = await stageTimings(`${root}/seed-0`);
+  for (const stage of ["critic/sweet", "ranks/sweet", "train/sweet", "critic/sweet/regression", "eval/rft"]) {
+    assert.ok(stage in seed, `stage ${stage} was not recorded: ${Object.keys(seed)}`);
+  }
+  const t0 = performance.now();
+  const again = await runFrontendAblation(config, [0], root);
+  assert.deepEqual(again.methods, first.methods);
+  assert.ok((performance.now() - t0) / 1000 < 15, "the re-run recomputed stages");
+  await Deno.remove(root, { recursive: true });
+});
