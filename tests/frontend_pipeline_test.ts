@@ -10,7 +10,7 @@ Deno.test("frontend pipeline (smoke): every stage runs, results are complete, a 
   const root = await Deno.makeTempDir();
   const config = FrontendAblateConfig.parse({
     ...FRONTEND_PRESETS.smoke,
-    methods: ["zero-shot", "single-turn", "rft", "multi-turn-dpo", "sweet", "sweet/regression"],
+    methods: ["zero-shot", "single-turn", "rft", "multi-turn-dpo", "sweet", "sweet/log-ratio"],
   });
   const first = await runFrontendAblation(config, [0], root);
   assert.deepEqual(first.methods.map((m) => m.method), config.methods);
@@ -26,7 +26,7 @@ Deno.test("frontend pipeline (smoke): every stage runs, results are complete, a 
     `single-turn ${sim("single-turn")} vs ${sim("zero-shot")}`,
   );
   const seed = await stageTimings(`${root}/seed-0`);
-  for (const stage of ["critic/sweet", "ranks/sweet", "train/sweet", "critic/sweet/regression", "eval/rft"]) {
+  for (const stage of ["critic/sweet", "ranks/sweet", "train/sweet", "critic/sweet/log-ratio", "eval/rft"]) {
     assert.ok(stage in seed, `stage ${stage} was not recorded: ${Object.keys(seed)}`);
   }
   const t0 = performance.now();

@@ -197,6 +197,31 @@ for (const kind of ["log-ratio", "regression"] as const) {
   });
 }
 
+Deno.test("agreeing with the reference is learned once per decision type, for values no pair showed", () => {
+  // Font pairs: agreeing with the reference wins, but training shows only sans and serif references.
+  const font = typeIndex("font");
+  const [sans, serif, mono] = ["sans", "serif", "mono"].map((v) => valueIndex("font", v));
+  const turn = (value: number, info: number): Response => ({
+    description: tasks[0].problem_description,
+    decisions: [{ type: font, value, info }],
+  });
+  const pairs = [[sans, serif], [serif, sans]].flatMap(([ref, other]) =>
+    Array.from({ length: 16 }, () => ({ chosen: turn(ref, ref), rejected: turn(other, ref) }))
+  );
+  const spec = { kind: "regression", withInfo: true, reduction: "turn-mean" } as const;
+  const critic = net("scalar", 2);
+  const fit = { epochs: 4, lr: 1e-2, batchSize: 8, beta: 1, nllCoef: 0, seed: 0 };
+  trainDesignCritic(critic, critic, pairs, { ...spec, ...fit });
+  // A mono reference was never seen: agreeing with it must still score higher than either alternative.
+  const [agree, ...disagree] = scoreDesignTurns(critic, critic, [
+    turn(mono, mono),
+    turn(sans, mono),
+    turn(serif, mono),
+  ], spec);
+  assert.ok(disagree.every((d) => agree > d), `agree ${agree}, disagree ${disagree}`);
+  critic.dispose();
+});
+
 Deno.test("a deciding designer plays a whole episode and records one turn of decisions per round", () => {
   const policy = net();
   const [table] = policy.probabilityTables([tasks[3].problem_description]);

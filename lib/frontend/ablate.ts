@@ -6,7 +6,12 @@
  * @module
  */
 import { z } from "zod";
-import { FRONTEND_PAPER_NUMBERS, FrontendAblateConfig, type FrontendMethod } from "./ablate_config.ts";
+import {
+  FRONTEND_PAPER_NUMBERS,
+  FRONTEND_VALIDATION_START,
+  FrontendAblateConfig,
+  type FrontendMethod,
+} from "./ablate_config.ts";
 import { basePolicy, designRollouts, evaluateDesigns, type FrontendRun, opponentScores } from "./pipeline.ts";
 import { PageRenderer } from "./render.ts";
 import { builtinSimilarity, winRate } from "./similarity.ts";
@@ -69,7 +74,9 @@ export async function runFrontendAblation(
       renderer,
       similarity,
       trainTasks: train,
-      testTasks: test.slice(0, config.evalTasks),
+      evalTasks: config.evalSplit === "test"
+        ? test.slice(0, config.evalTasks)
+        : train.slice(FRONTEND_VALIDATION_START, FRONTEND_VALIDATION_START + config.evalTasks),
     });
     const first = runOf(seeds[0]);
     const base = await basePolicy(first);

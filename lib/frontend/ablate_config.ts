@@ -16,7 +16,7 @@ export const FRONTEND_METHODS = [
   "rft",
   "multi-turn-dpo",
   "sweet",
-  "sweet/regression",
+  "sweet/log-ratio",
   "sweet/no-info",
   "sweet/turn-sum",
 ] as const;
@@ -25,7 +25,7 @@ export type FrontendMethod = typeof FRONTEND_METHODS[number];
 
 /**
  * The paper's Table 2 frontend columns (Llama-3.1-8B-Instruct; cosine similarity ×100, win rate vs GPT-4o %).
- * Its SWEET-RL row used a regression-head critic; it reports no frontend critic ablations.
+ * It reports no frontend critic ablations.
  */
 export const FRONTEND_PAPER_NUMBERS: Record<FrontendMethod, { similarity: number; winRate: number } | null> =
   {
@@ -34,20 +34,27 @@ export const FRONTEND_PAPER_NUMBERS: Record<FrontendMethod, { similarity: number
     "rft": { similarity: 75.2, winRate: 38.6 },
     "multi-turn-dpo": { similarity: 76.9, winRate: 42.8 },
     "sweet": { similarity: 77.7, winRate: 48.2 },
-    "sweet/regression": { similarity: 77.7, winRate: 48.2 },
+    "sweet/log-ratio": null,
     "sweet/no-info": null,
     "sweet/turn-sum": null,
   };
 
-/** The critic each SWEET method trains: parameterisation, whether it reads the reference, reduction. */
+/**
+ * The critic each SWEET method trains: parameterisation, whether it reads the reference, reduction.
+ * `sweet` is the paper's frontend critic (a regression head); the ablations change one thing each, and
+ * `sweet/log-ratio` is the backend's critic (the policy's own log-probabilities) on this family.
+ */
 export const FRONTEND_CRITICS = {
-  "sweet": { kind: "log-ratio", withInfo: true, reduction: "turn-mean" },
-  "sweet/regression": { kind: "regression", withInfo: true, reduction: "turn-mean" },
-  "sweet/no-info": { kind: "log-ratio", withInfo: false, reduction: "turn-mean" },
-  "sweet/turn-sum": { kind: "log-ratio", withInfo: true, reduction: "sum" },
+  "sweet": { kind: "regression", withInfo: true, reduction: "turn-mean" },
+  "sweet/log-ratio": { kind: "log-ratio", withInfo: true, reduction: "turn-mean" },
+  "sweet/no-info": { kind: "regression", withInfo: false, reduction: "turn-mean" },
+  "sweet/turn-sum": { kind: "regression", withInfo: true, reduction: "sum" },
 } as const satisfies Record<string, Pick<DesignCriticConfig, "kind" | "withInfo" | "reduction">>;
 
 const Fit = DesignFitConfig.omit({ seed: true });
+
+/** Where the frontend validation split starts in the train split (tasks 1800–1999): nothing trains on it. */
+export const FRONTEND_VALIDATION_START = 1800;
 const Dpo = DesignDpoConfig.omit({ seed: true });
 
 /** The frontend pipeline's config. */
@@ -70,7 +77,10 @@ export const FrontendAblateConfig = z.object({
   ),
   candidates: z.number().int().min(2).describe("candidate turns sampled per state (paper: 16)"),
   pairsPerState: z.number().int().positive().describe("top-half vs bottom-half pairs per state"),
-  evalTasks: z.number().int().positive().describe("first N test tasks evaluated"),
+  evalTasks: z.number().int().positive().describe("first N tasks of the evaluation split evaluated"),
+  evalSplit: z.enum(["test", "validation"]).default("test").describe(
+    `split evaluated: test, or validation (train tasks ${FRONTEND_VALIDATION_START}–1999, for choosing hyperparameters)`,
+  ),
   maxRounds: z.number().int().min(1).max(MAX_DESIGN_ROUNDS).default(MAX_DESIGN_ROUNDS).describe(
     "round limit (paper: 10)",
   ),
@@ -83,14 +93,20 @@ export const FrontendAblateConfig = z.object({
   multiTurnDpo: Dpo.describe("DPO on whole trajectories"),
   methods: z.array(z.enum(FRONTEND_METHODS)).min(1).describe("methods to run"),
   renderTabs: z.number().int().positive().default(4).describe("browser tabs rendering at once"),
-});
+}).refine(
+  (c) => c.evalSplit === "test" || Math.max(c.base.tasks, c.trainTasks) <= FRONTEND_VALIDATION_START,
+  {
+    message:
+      `evalSplit "validation" needs base.tasks and trainTasks ≤ ${FRONTEND_VALIDATION_START} (its tasks must not be trained on)`,
+  },
+);
 /** The frontend pipeline's config. */
 export type FrontendAblateConfig = z.output<typeof FrontendAblateConfig>;
 
 const SMALL = {
   preset: "small",
   hidden: 128,
-  base: { tasks: 2000, epochs: 3, lr: 3e-3, batchSize: 32 },
+  base: { tasks: FRONTEND_VALIDATION_START, epochs: 3, lr: 3e-3, batchSize: 32 },
   trainTasks: 500,
   rollouts: 4,
   stateFraction: 0.5,

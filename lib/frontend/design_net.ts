@@ -6,10 +6,16 @@
  * which also reads the value taken).
  *
  *   h = relu(words·W_w + W_t[type] + has_info·W_i[info] (+ W_v[value]) + b)
- *   policy: logits = h·W_o + b_o + has_info·W_d[info], masked to the type's values; scalar: h·w_o
+ *   policy: logits = h·W_o + b_o + has_info·(W_d[info] + W_c[type]·onehot(info)), masked to the type's values
+ *   scalar: h·w_o + has_info·(W_d[info, value] + W_m[type, value = info])
  *
  * The info weights start at zero and rows without info skip them, so a policy trained without info is
- * unchanged when a critic copied from it first reads the reference.
+ * unchanged when a critic copied from it first reads the reference. The direct table `W_d` lets either
+ * head relate the value taken to the reference's in one weight, which one ReLU layer over a sum of
+ * embeddings learns only slowly. The comparison weights (`W_c`: a copy bonus for the reference's own
+ * value; `W_m`: a score for agreeing with it) are one number per decision type, shared by all its values:
+ * an LLM critic reads the reference and the action side by side and notices agreement for any value,
+ * whereas `W_d` must learn each value's diagonal entry from the few pairs that exercise it.
  *
  * @module
  */
@@ -149,8 +155,18 @@ export class DesignNet {
       info: [INFO_SIZE, H, null],
       bias: [1, H, null],
       ...(c.head === "policy"
-        ? { out: [H, V, glorot(H, V)], outBias: [1, V, null], direct: [INFO_SIZE, V, null] }
-        : { values: [V, H, glorot(V, H)], out: [H, 1, glorot(H, 1)] }),
+        ? {
+          out: [H, V, glorot(H, V)],
+          outBias: [1, V, null],
+          direct: [INFO_SIZE, V, null],
+          copy: [T, 1, null],
+        }
+        : {
+          values: [V, H, glorot(V, H)],
+          out: [H, 1, glorot(H, 1)],
+          direct: [INFO_SIZE * V, 1, null],
+          agree: [T * 2, 1, null],
+        }),
     };
     const vars = Object.fromEntries(
       Object.entries(shapes).map(([name, [r, k, data]]) => [
@@ -192,9 +208,10 @@ export class DesignNet {
     return tf.relu(tf.add(pre, v.bias)) as tf.Tensor2D;
   }
 
-  #infoTerm(table: tf.Tensor2D, info: Int32Array): tf.Tensor2D {
-    const has = Float32Array.from(info, (i) => (i === -1 ? 0 : 1));
-    const idx = Int32Array.from(info, (i) => Math.max(0, i));
+  /** Rows `index` (default: the info index) of `table`, zero where a row has no info. */
+  #infoTerm(table: tf.Tensor2D, info: Int32Array, index?: Int32Array): tf.Tensor2D {
+    const has = Float32Array.from(info, (i) => (i === NO_INFO ? 0 : 1));
+    const idx = index ?? Int32Array.from(info, (i) => Math.max(0, i));
     return tf.mul(gatherRows(table, idx), tf.tensor2d(has, [info.length, 1]));
   }
 
@@ -206,9 +223,19 @@ export class DesignNet {
 
   #logits(rows: DecisionRows): tf.Tensor2D {
     const v = this.#vars;
+    const V = VALUES.length;
+    // onehot(info) over the values; zero where a row has no info or the reference's value has no name.
+    const named = new Float32Array(rows.info.length * V);
+    rows.info.forEach((info, r) => {
+      if (info >= 0 && info < V) named[r * V + info] = 1;
+    });
+    const copy = tf.mul(
+      gatherRows(v.copy as tf.Tensor2D, rows.type),
+      tf.tensor2d(named, [rows.info.length, V]),
+    );
     const logits = tf.add(
       tf.add(matmul(this.#hidden(rows), v.out as tf.Tensor2D), v.outBias),
-      this.#infoTerm(v.direct as tf.Tensor2D, rows.info),
+      tf.add(this.#infoTerm(v.direct as tf.Tensor2D, rows.info), copy),
     );
     return tf.add(logits, gatherRows(maskTable(), rows.type)) as tf.Tensor2D;
   }
@@ -221,7 +248,18 @@ export class DesignNet {
   /** `[rows]` score of each row's decision (scalar head); differentiable. */
   scores(rows: DecisionRows): tf.Tensor1D {
     if (this.config.head !== "scalar") throw new Error("scores needs a scalar head");
-    return tf.reshape(matmul(this.#hidden(rows), this.#vars.out as tf.Tensor2D), [-1]) as tf.Tensor1D;
+    const V = VALUES.length;
+    const pair = Int32Array.from(rows.info, (info, r) => Math.max(0, info) * V + rows.value[r]);
+    const direct = this.#infoTerm(this.#vars.direct as tf.Tensor2D, rows.info, pair);
+    const agreement = Int32Array.from(
+      rows.type,
+      (type, r) => 2 * type + (rows.value[r] === rows.info[r] ? 1 : 0),
+    );
+    const agree = this.#infoTerm(this.#vars.agree as tf.Tensor2D, rows.info, agreement);
+    return tf.reshape(
+      tf.add(matmul(this.#hidden(rows), this.#vars.out as tf.Tensor2D), tf.add(direct, agree)),
+      [-1],
+    ) as tf.Tensor1D;
   }
 
   /** Per description, each decision type's distribution over its allowed values (no info). */

@@ -98,7 +98,7 @@ export interface FrontendRun {
   renderer: PageRenderer;
   similarity: ImageSimilarity;
   trainTasks: FrontendTask[];
-  testTasks: FrontendTask[];
+  evalTasks: FrontendTask[];
 }
 
 const tuple = (d: Decision): [number, number, number] => [d.type, d.value, d.info];
@@ -373,7 +373,7 @@ export async function evaluateDesigns(
   const path = `eval/${slug(method)}.jsonl`;
   await stage(run, `eval/${method}`, path, async () => {
     const policy = await designPolicy(run, base, data, method);
-    const tasks = run.testTasks;
+    const tasks = run.evalTasks;
     const tables = policy.probabilityTables(tasks.map((t) => t.problem_description));
     if (policy !== base) policy.dispose();
     // Every method plays with the same random numbers (common random numbers sharpen comparisons).
@@ -404,13 +404,13 @@ export async function opponentScores(run: FrontendRun): Promise<DesignEvalRow[]>
   const file = "opponent.jsonl";
   await stage(run, "opponent (mediocre designer)", file, async () => {
     const designer = new MediocreDesigner(0);
-    const episodes = run.testTasks.map((t) =>
+    const episodes = run.evalTasks.map((t) =>
       playDesignEpisode(t, designer, { maxRounds: run.config.maxRounds })
     );
     const [scores] = await scorePages(
       run.renderer,
       run.similarity,
-      run.testTasks.map((t) => t.ground_truth),
+      run.evalTasks.map((t) => t.ground_truth),
       [
         episodes.map((e) => e.finalHtml),
       ],
