@@ -96,6 +96,7 @@ Deno.test({
         "03_main_results",
         "04_ablations",
         "05_data_scaling",
+        "06_frontend",
       ]);
       await executeNotebooks(runs, out, NAMES);
       for (const name of NAMES) {

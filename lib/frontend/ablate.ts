@@ -138,6 +138,34 @@ export async function runFrontendAblation(
 }
 
 /**
+ * The frontend results as table cells (one row per method, the paper's numbers beside ours): what the
+ * markdown table and notebook 06 show.
+ *
+ * @example
+ * ```ts ignore
+ * const { header, rows } = frontendResultCells(results);
+ * ```
+ */
+export function frontendResultCells(results: FrontendResults): { header: string[]; rows: string[][] } {
+  return {
+    header: [
+      "method",
+      "similarity ×100 [95% CI]",
+      "win rate vs mediocre % [95% CI]",
+      "similarity per seed",
+      "paper similarity / win rate",
+    ],
+    rows: results.methods.map((m) => [
+      m.method,
+      formatEstimate(m.similarity),
+      formatEstimate(m.winRate),
+      m.perSeed.map((s) => (100 * s.similarity).toFixed(1)).join(" / "),
+      m.paper ? `${m.paper.similarity} / ${m.paper.winRate}` : "—",
+    ]),
+  };
+}
+
+/**
  * The frontend results as a markdown table, the paper's numbers beside ours.
  *
  * @example
@@ -146,20 +174,14 @@ export async function runFrontendAblation(
  * ```
  */
 export function frontendMarkdownTable(results: FrontendResults): string {
-  const lines = [
-    "| method | similarity ×100 [95% CI] | win rate vs mediocre % [95% CI] | similarity per seed | paper similarity / win rate |",
-    "|---|---|---|---|---|",
-    ...results.methods.map((m) =>
-      `| ${m.method} | ${formatEstimate(m.similarity)} | ${formatEstimate(m.winRate)} | ${
-        m.perSeed.map((s) => (100 * s.similarity).toFixed(1)).join(" / ")
-      } | ${m.paper ? `${m.paper.similarity} / ${m.paper.winRate}` : "—"} |`
-    ),
-  ];
-  lines.push(
+  const { header, rows } = frontendResultCells(results);
+  return [
+    `| ${header.join(" | ")} |`,
+    `|${header.map(() => "---").join("|")}|`,
+    ...rows.map((r) => `| ${r.join(" | ")} |`),
     "",
     `Reference agent (win rate 50 against itself): ${results.opponent.name}, similarity ${
       formatEstimate(results.opponent.similarity)
     }; metric ${results.metric}.`,
-  );
-  return lines.join("\n");
+  ].join("\n");
 }

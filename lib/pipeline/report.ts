@@ -6,6 +6,12 @@
  */
 import { type Figure, figureHtml, plotlySource } from "../report/plotly.ts";
 import { type AblationResults, resultCells } from "./ablate.ts";
+import type { Estimate } from "../colbench/metrics.ts";
+
+/** Results with an estimate of metric `K` per method and the paper's number beside it (either family). */
+export interface MetricResults<K extends string> {
+  methods: readonly ({ method: string; paper: Record<K, number> | null } & Record<K, Estimate>)[];
+}
 
 /**
  * A bar chart of one metric per method (pooled over seeds, 95% intervals) with the paper's number beside
@@ -16,9 +22,9 @@ import { type AblationResults, resultCells } from "./ablate.ts";
  * const figure = metricFigure(results, "success", "Success rate", ["zero-shot", "sweet"]);
  * ```
  */
-export function metricFigure(
-  results: AblationResults,
-  key: "success" | "testsPassed",
+export function metricFigure<K extends string>(
+  results: MetricResults<K>,
+  key: K,
   title: string,
   methods: readonly string[] = results.methods.map((m) => m.method),
 ): Figure {

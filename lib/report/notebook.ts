@@ -17,6 +17,8 @@ export interface NotebookSetup {
   root: string;
   /** The data-scaling folder (`<runs>/scale/<preset>`). */
   scaleRoot: string;
+  /** The frontend pipeline's run folder (`<runs>/ablate/frontend-<preset>`), as `--family frontend` writes it. */
+  frontendRoot: string;
   config: AblateConfig;
 }
 
@@ -61,6 +63,7 @@ export async function notebookSetup(): Promise<NotebookSetup> {
     seeds,
     root: `${runs}/ablate/${preset}`,
     scaleRoot: `${runs}/scale/${preset}`,
+    frontendRoot: `${runs}/ablate/frontend-${preset}`,
     config: AblateConfig.parse(ABLATE_PRESETS[preset]),
   };
 }
