@@ -13,7 +13,7 @@
 import * as tf from "@tensorflow/tfjs";
 import { z } from "zod";
 import type { Decision } from "./actions.ts";
-import { decisionRows, type DesignNet } from "./design_net.ts";
+import { type DecisionRows, decisionRows, type DesignNet } from "./design_net.ts";
 import { matmul } from "../nn/ops.ts";
 import { Adam } from "../nn/optim.ts";
 import { bradleyTerryLoss, dpoLoss } from "../rl/losses.ts";
@@ -175,6 +175,40 @@ export interface ResponsePair {
   rejected: Response;
 }
 
+/** Pairs with the reference network's numbers for each side (as `responseLogProbs` gives them). */
+function withReference(
+  reference: DesignNet,
+  pairs: readonly ResponsePair[],
+  options: { withInfo?: boolean; reduction?: "sum" | "turn-mean" },
+) {
+  const refChosen = responseLogProbs(reference, pairs.map((p) => p.chosen), options);
+  const refRejected = responseLogProbs(reference, pairs.map((p) => p.rejected), options);
+  return pairs.map((p, i) => ({ ...p, refChosen: refChosen[i], refRejected: refRejected[i] }));
+}
+
+/**
+ * A batch of pairs in one pass: `perRow` over the chosen responses' decision rows, then the rejected
+ * ones', and each side's (turn-mean) sum, split into chosen and rejected.
+ */
+function pairSums(
+  batch: readonly ResponsePair[],
+  perRow: (rows: DecisionRows) => tf.Tensor1D,
+  withInfo: boolean,
+  reduction: "sum" | "turn-mean",
+) {
+  const n = batch.length;
+  const responses = [...batch.map((b) => b.chosen), ...batch.map((b) => b.rejected)];
+  const { side, weight } = layout(responses, reduction);
+  const values = perRow(decisionRows(responses, withInfo));
+  const sums = sideSums(values, side, weight, 2 * n);
+  return {
+    chosen: tf.slice(sums, 0, n) as tf.Tensor1D,
+    rejected: tf.slice(sums, n, n) as tf.Tensor1D,
+    /** The chosen responses' per-row values. */
+    chosenRows: tf.slice(values, 0, side.filter((s) => s < n).length) as tf.Tensor1D,
+  };
+}
+
 /** DPO settings. */
 export const DesignDpoConfig = DesignFitConfig.extend({
   beta: z.number().positive().describe("DPO β"),
@@ -199,18 +233,11 @@ export function trainDesignDpo(
   config: DesignDpoConfig,
   label = "dpo",
 ): FitResult {
-  const refChosen = responseLogProbs(reference, pairs.map((p) => p.chosen));
-  const refRejected = responseLogProbs(reference, pairs.map((p) => p.rejected));
-  const items = pairs.map((p, i) => ({ ...p, refChosen: refChosen[i], refRejected: refRejected[i] }));
   return fit(
     net,
-    items,
+    withReference(reference, pairs, {}),
     (batch) => {
-      const n = batch.length;
-      const responses = [...batch.map((b) => b.chosen), ...batch.map((b) => b.rejected)];
-      const { side, weight } = layout(responses, "sum");
-      const sums = sideSums(net.logProbs(decisionRows(responses, false)), side, weight, 2 * n);
-      const chosen = tf.slice(sums, 0, n) as tf.Tensor1D, rejected = tf.slice(sums, n, n) as tf.Tensor1D;
+      const { chosen, rejected } = pairSums(batch, (rows) => net.logProbs(rows), false, "sum");
       const loss = dpoLoss(
         chosen,
         rejected,
@@ -258,32 +285,28 @@ export function trainDesignCritic(
   config: DesignCriticConfig,
   label = `critic (${config.kind})`,
 ): FitResult {
-  const options = { withInfo: config.withInfo, reduction: config.reduction };
-  const logRatio = config.kind === "log-ratio";
-  const refChosen = logRatio ? responseLogProbs(reference, pairs.map((p) => p.chosen), options) : [];
-  const refRejected = logRatio ? responseLogProbs(reference, pairs.map((p) => p.rejected), options) : [];
-  const items = pairs.map((p, i) => ({
-    ...p,
-    refChosen: refChosen[i] ?? 0,
-    refRejected: refRejected[i] ?? 0,
-  }));
+  const { withInfo, reduction } = config;
+  if (config.kind === "regression") {
+    return fit(
+      critic,
+      pairs,
+      (batch) => {
+        const { chosen, rejected } = pairSums(batch, (rows) => critic.scores(rows), withInfo, reduction);
+        return bradleyTerryLoss(chosen, rejected, 1);
+      },
+      config,
+      label,
+    );
+  }
   return fit(
     critic,
-    items,
+    withReference(reference, pairs, { withInfo, reduction }),
     (batch) => {
-      const n = batch.length;
-      const responses = [...batch.map((b) => b.chosen), ...batch.map((b) => b.rejected)];
-      const rows = decisionRows(responses, config.withInfo);
-      const { side, weight } = layout(responses, config.reduction);
-      const perRow = logRatio ? critic.logProbs(rows) : critic.scores(rows);
-      const sums = sideSums(perRow, side, weight, 2 * n);
-      let chosen = tf.slice(sums, 0, n) as tf.Tensor1D, rejected = tf.slice(sums, n, n) as tf.Tensor1D;
-      if (!logRatio) return bradleyTerryLoss(chosen, rejected, 1);
+      const sums = pairSums(batch, (rows) => critic.logProbs(rows), withInfo, reduction);
       // NLL: the mean log-probability of the chosen trajectories' decisions.
-      const chosenRows = side.filter((s) => s < n).length;
-      const nll = tf.neg(tf.mean(tf.slice(perRow, 0, chosenRows)));
-      chosen = tf.sub(chosen, tf.tensor1d(batch.map((b) => b.refChosen)));
-      rejected = tf.sub(rejected, tf.tensor1d(batch.map((b) => b.refRejected)));
+      const nll = tf.neg(tf.mean(sums.chosenRows));
+      const chosen = tf.sub(sums.chosen, tf.tensor1d(batch.map((b) => b.refChosen))) as tf.Tensor1D;
+      const rejected = tf.sub(sums.rejected, tf.tensor1d(batch.map((b) => b.refRejected))) as tf.Tensor1D;
       return tf.add(
         bradleyTerryLoss(chosen, rejected, config.beta),
         tf.mul(config.nllCoef, nll),
