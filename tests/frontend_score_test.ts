@@ -3,8 +3,8 @@ import { playDesignEpisode } from "../lib/frontend/episode.ts";
 import { MediocreDesigner } from "../lib/frontend/mediocre_designer.ts";
 import { OracleDesigner } from "../lib/frontend/oracle_designer.ts";
 import { PageRenderer } from "../lib/frontend/render.ts";
-import { scorePages } from "../lib/frontend/score.ts";
-import { builtinSimilarity } from "../lib/frontend/similarity.ts";
+import { type ReferenceCache, scorePages } from "../lib/frontend/score.ts";
+import { blackImage, builtinSimilarity } from "../lib/frontend/similarity.ts";
 import { loadPageSplit } from "../lib/frontend/splits.ts";
 
 Deno.test("visual reward: the oracle scores 1, the mediocre first page less, feedback rounds raise it", async () => {
@@ -28,6 +28,16 @@ Deno.test("visual reward: the oracle scores 1, the mediocre first page less, fee
       "<p>x</p>".repeat(1_000_000),
     ]]);
     assert.ok(broken.failure !== undefined && broken.similarity < 0.3, JSON.stringify(broken));
+
+    // A reference cache renders each reference once, and later calls read it instead of rendering again.
+    const refs = tasks.slice(0, 3).map((t) => t.ground_truth);
+    const cache: ReferenceCache = new Map();
+    const [fresh] = await scorePages(renderer, similarity, refs, [refs], cache);
+    assert.equal(cache.size, 3);
+    assert.ok(fresh.every((s) => s.similarity === 1));
+    cache.set(refs[0], await similarity.prepare(blackImage()));
+    const [cached] = await scorePages(renderer, similarity, refs, [refs], cache);
+    assert.ok(cached[0].similarity < 0.3 && cached[1].similarity === 1, JSON.stringify(cached));
   } finally {
     await renderer.close();
   }

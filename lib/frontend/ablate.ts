@@ -14,6 +14,7 @@ import {
 } from "./ablate_config.ts";
 import { basePolicy, designRollouts, evaluateDesigns, type FrontendRun, opponentScores } from "./pipeline.ts";
 import { PageRenderer } from "./render.ts";
+import type { ReferenceCache } from "./score.ts";
 import { builtinSimilarity, winRate } from "./similarity.ts";
 import { loadPageSplit } from "./splits.ts";
 import { bootstrapMean, type Estimate, formatEstimate, mean } from "../colbench/metrics.ts";
@@ -65,6 +66,7 @@ export async function runFrontendAblation(
   const [train, test] = await Promise.all([loadPageSplit("train"), loadPageSplit("test")]);
   const renderer = await PageRenderer.create({ poolSize: config.renderTabs });
   const similarity = builtinSimilarity();
+  const references: ReferenceCache = new Map();
   try {
     const runOf = (seed: number): FrontendRun => ({
       config,
@@ -73,6 +75,7 @@ export async function runFrontendAblation(
       dir: `${root}/seed-${seed}`,
       renderer,
       similarity,
+      references,
       trainTasks: train,
       evalTasks: config.evalSplit === "test"
         ? test.slice(0, config.evalTasks)

@@ -30,7 +30,7 @@ import { parseFeedback } from "./feedback.ts";
 import { MEDIOCRE_DESIGNER_DEFAULTS, MediocreDesigner, recogniseTheme } from "./mediocre_designer.ts";
 import { type Chooser, DecidingDesigner, firstPage, replayChooser, revisedPage } from "./policy_designer.ts";
 import type { PageRenderer } from "./render.ts";
-import { scorePages } from "./score.ts";
+import { type ReferenceCache, scorePages } from "./score.ts";
 import type { ImageSimilarity } from "./similarity.ts";
 import type { FrontendTask } from "./task.ts";
 import {
@@ -97,6 +97,8 @@ export interface FrontendRun {
   dir: string;
   renderer: PageRenderer;
   similarity: ImageSimilarity;
+  /** The references' prepared renders, shared by every stage and seed of the run. */
+  references: ReferenceCache;
   trainTasks: FrontendTask[];
   evalTasks: FrontendTask[];
 }
@@ -133,6 +135,7 @@ async function playAndScore(
     run.similarity,
     tasks.map((t) => t.ground_truth),
     [played.map((p) => p.episode.finalHtml)],
+    run.references,
   );
   return played.map(({ task, episode, designer }, i) => ({
     rollout: {
@@ -411,9 +414,8 @@ export async function opponentScores(run: FrontendRun): Promise<DesignEvalRow[]>
       run.renderer,
       run.similarity,
       run.evalTasks.map((t) => t.ground_truth),
-      [
-        episodes.map((e) => e.finalHtml),
-      ],
+      [episodes.map((e) => e.finalHtml)],
+      run.references,
     );
     await writeJsonl(
       `${offlineDir(run.root)}/${file}`,

@@ -18,10 +18,23 @@ export interface PageScore {
 }
 
 /**
- * Renders the references once and every designer's pages (the suite's stylesheet inlined), all in one
- * batch over the renderer's tabs, and scores each page against its task's reference: `pages[d][i]` is
- * designer `d`'s page for `references[i]`. Throws if a reference fails to render: that is a broken task,
- * not a bad answer.
+ * References as one metric prepared them, by HTML: a run that scores many pages against the same
+ * references renders each reference once. Holds the metric's small form (a 64×64 square, an embedding),
+ * not the screenshot.
+ *
+ * @example
+ * ```ts
+ * import type { ReferenceCache } from "./score.ts";
+ * const cache: ReferenceCache = new Map();
+ * ```
+ */
+export type ReferenceCache = Map<string, unknown>;
+
+/**
+ * Renders the references (those not in `cache`) and every designer's pages (the suite's stylesheet
+ * inlined), all in one batch over the renderer's tabs, and scores each page against its task's
+ * reference: `pages[d][i]` is designer `d`'s page for `references[i]`. Throws if a reference fails to
+ * render: that is a broken task, not a bad answer. A `cache` must only ever see one metric.
  *
  * @example
  * ```ts
@@ -39,6 +52,7 @@ export async function scorePages(
   similarity: ImageSimilarity,
   references: readonly string[],
   pages: readonly (readonly string[])[],
+  cache: ReferenceCache = new Map(),
 ): Promise<PageScore[][]> {
   for (const [d, list] of pages.entries()) {
     if (list.length !== references.length) {
@@ -47,17 +61,20 @@ export async function scorePages(
       );
     }
   }
+  const missing = [...new Set(references.filter((html) => !cache.has(html)))];
   const renders: RenderResult[] = await renderer.renderAll(
-    [...references, ...pages.flat()].map(pageDocument),
+    [...missing, ...pages.flat()].map(pageDocument),
   );
-  const refs = renders.slice(0, references.length).map((r, i) => {
-    if (!r.ok) throw new Error(`reference page ${i} did not render: ${r.reason}`);
-    return r.image;
-  });
-  return await Promise.all(pages.map((_, d) =>
-    Promise.all(refs.map(async (reference, i) => {
-      const page = renders[references.length * (d + 1) + i];
-      const value = await similarity.score(page.ok ? page.image : blackImage(), reference);
+  for (const [k, html] of missing.entries()) {
+    const r = renders[k];
+    if (!r.ok) throw new Error(`reference page ${references.indexOf(html)} did not render: ${r.reason}`);
+    cache.set(html, await similarity.prepare(r.image));
+  }
+  return await Promise.all(pages.map((list, d) =>
+    Promise.all(list.map(async (_, i) => {
+      const page = renders[missing.length + references.length * d + i];
+      const prepared = await similarity.prepare(page.ok ? page.image : blackImage());
+      const value = similarity.compare(prepared, cache.get(references[i]));
       return page.ok ? { similarity: value } : { similarity: value, failure: page.reason };
     }))
   ));

@@ -35,7 +35,14 @@ import type { RgbImage } from "./render.ts";
 export interface ImageSimilarity {
   /** Identifies the metric in reports. */
   readonly name: string;
-  /** The similarity of `a` and `b` in [0, 1]. */
+  /**
+   * What the metric keeps of an image (the compared square, an embedding): a reference scored against many
+   * pages is prepared once (`scorePages`' reference cache).
+   */
+  prepare(img: RgbImage): Promise<unknown>;
+  /** The similarity in [0, 1] of two images this metric prepared. */
+  compare(a: unknown, b: unknown): number;
+  /** The similarity of `a` and `b` in [0, 1]: `compare` of both prepared. */
   score(a: RgbImage, b: RgbImage): Promise<number>;
 }
 
@@ -223,8 +230,8 @@ export function builtinSimilarity(options: BuiltinOptions = {}): ImageSimilarity
 } {
   const size = options.size ?? 64, geometry = options.geometry ?? "center-crop";
   const ws = options.structureWeight ?? 0.5;
-  const scoreSync = (a: RgbImage, b: RgbImage): number => {
-    const sa = toSquare(a, size, geometry), sb = toSquare(b, size, geometry);
+  const compare = (a: unknown, b: unknown): number => {
+    const sa = a as Float32Array, sb = b as Float32Array;
     const structure = Math.max(0, Math.min(1, ssim(luma(sa), luma(sb), size)));
     const ha = colourHistogram(sa), hb = colourHistogram(sb);
     let colour = 0;
@@ -233,9 +240,13 @@ export function builtinSimilarity(options: BuiltinOptions = {}): ImageSimilarity
     // Float round-off may leave identical inputs at 0.9999999: snap exact equality to 1.
     return sa.every((v, i) => v === sb[i]) ? 1 : Math.max(0, Math.min(1, s));
   };
+  const prepare = (img: RgbImage) => toSquare(img, size, geometry);
+  const scoreSync = (a: RgbImage, b: RgbImage) => compare(prepare(a), prepare(b));
   return {
     name: `builtin(${geometry},${size})`,
     scoreSync,
+    prepare: (img) => Promise.resolve(prepare(img)),
+    compare,
     score: (a, b) => Promise.resolve(scoreSync(a, b)),
   };
 }
@@ -311,9 +322,19 @@ export class ClipSimilarity implements ImageSimilarity {
     });
   }
 
+  /** The image's CLIP embedding. */
+  prepare(img: RgbImage): Promise<Float32Array> {
+    return this.embed(img);
+  }
+
   /** Cosine of the two embeddings, clamped to [0, 1] as the paper's reward is. */
   async score(a: RgbImage, b: RgbImage): Promise<number> {
-    const [ea, eb] = await Promise.all([this.embed(a), this.embed(b)]);
+    return this.compare(...await Promise.all([this.embed(a), this.embed(b)]));
+  }
+
+  /** Cosine of two embeddings, clamped to [0, 1]. */
+  compare(a: unknown, b: unknown): number {
+    const ea = a as Float32Array, eb = b as Float32Array;
     let dot = 0, na = 0, nb = 0;
     for (let i = 0; i < ea.length; i++) {
       dot += ea[i] * eb[i];
