@@ -15,6 +15,7 @@ import {
 import { basePolicy, designRollouts, evaluateDesigns, type FrontendRun, opponentScores } from "./pipeline.ts";
 import { PageRenderer } from "./render.ts";
 import type { ReferenceCache } from "./score.ts";
+import { tableMarkdown } from "../report/display.ts";
 import { builtinSimilarity, winRate } from "./similarity.ts";
 import { loadPageSplit } from "./splits.ts";
 import { bootstrapMean, type Estimate, formatEstimate, mean } from "../colbench/metrics.ts";
@@ -179,9 +180,7 @@ export function frontendResultCells(results: FrontendResults): { header: string[
 export function frontendMarkdownTable(results: FrontendResults): string {
   const { header, rows } = frontendResultCells(results);
   return [
-    `| ${header.join(" | ")} |`,
-    `|${header.map(() => "---").join("|")}|`,
-    ...rows.map((r) => `| ${r.join(" | ")} |`),
+    tableMarkdown(header, rows),
     "",
     `Reference agent (win rate 50 against itself): ${results.opponent.name}, similarity ${
       formatEstimate(results.opponent.similarity)

@@ -51,10 +51,10 @@ export const FRONTEND_CRITICS = {
   "sweet/turn-sum": { kind: "regression", withInfo: true, reduction: "sum" },
 } as const satisfies Record<string, Pick<DesignCriticConfig, "kind" | "withInfo" | "reduction">>;
 
-const Fit = DesignFitConfig.omit({ seed: true });
-
 /** Where the frontend validation split starts in the train split (tasks 1800–1999): nothing trains on it. */
 export const FRONTEND_VALIDATION_START = 1800;
+
+const Fit = DesignFitConfig.omit({ seed: true });
 const Dpo = DesignDpoConfig.omit({ seed: true });
 
 /** The frontend pipeline's config. */

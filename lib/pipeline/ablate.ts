@@ -12,6 +12,7 @@ import { type BackendTask, Trajectory } from "../colbench/schema.ts";
 import { loadSplit } from "../colbench/splits.ts";
 import { loadPretrained } from "../nn/pretrained.ts";
 import { readJson, readJsonl, writeJson } from "../util/jsonl.ts";
+import { tableMarkdown } from "../report/display.ts";
 import { AblateConfig, type Method, PAPER_NUMBERS, VALIDATION_START } from "./config.ts";
 import {
   bestOfN,
@@ -313,8 +314,7 @@ export function resultCells(results: AblationResults): { header: string[]; rows:
  */
 export function markdownTable(results: AblationResults): string {
   const { header, rows } = resultCells(results);
-  const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
-  const lines = [line(header), line(header.map(() => "---")), ...rows.map(line)];
+  const lines = [tableMarkdown(header, rows)];
   if (results.bestOfN.length > 0) {
     lines.push("", "| best-of-N critic | N | success % [95% CI] |", "|---|---|---|");
     for (const b of results.bestOfN) lines.push(`| ${b.variant} | ${b.n} | ${formatEstimate(b.success)} |`);

@@ -106,9 +106,22 @@ function escapeHtml(text: string): string {
 export function tableBundle(header: readonly string[], rows: readonly (readonly string[])[]): MimeBundle {
   const cells = (tag: string, row: readonly string[]) =>
     `<tr>${row.map((c) => `<${tag}>${escapeHtml(c)}</${tag}>`).join("")}</tr>`;
-  const line = (row: readonly string[]) => `| ${row.join(" | ")} |`;
   return {
     "text/html": `<table>\n${cells("th", header)}\n${rows.map((r) => cells("td", r)).join("\n")}\n</table>`,
-    "text/plain": [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n"),
+    "text/plain": tableMarkdown(header, rows),
   };
+}
+
+/**
+ * A markdown table: the header, its rule, then one line per row (cells as given, not escaped).
+ *
+ * @example
+ * ```ts
+ * import { tableMarkdown } from "./display.ts";
+ * tableMarkdown(["a", "b"], [["1", "2"]]); // "| a | b |\n| --- | --- |\n| 1 | 2 |"
+ * ```
+ */
+export function tableMarkdown(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (row: readonly string[]) => `| ${row.join(" | ")} |`;
+  return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
 }
