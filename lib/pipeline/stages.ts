@@ -141,7 +141,7 @@ export type StageRun = Pick<SeedRun, "root" | "dir" | "seed">;
 
 /**
  * Runs `compute` unless `artifact` exists (under the seed's folder, or the run's offline folder when
- * `shared`), holding `<artifact>.lock` meanwhile so that parallel processes of one run never compute a
+ * `shared`), holding `locks/<artifact>.lock` meanwhile so that parallel processes of one run never compute a
  * stage twice; records the stage's wall time under `timings/`. Every pipeline family's stages go
  * through it.
  *
@@ -160,8 +160,10 @@ export async function stage<T>(
   const dir = shared ? offlineDir(run.root) : run.dir;
   const path = `${dir}/${artifact}`;
   if (await exists(path)) return;
-  const lock = `${path}.lock`;
-  await Deno.mkdir(lock.slice(0, lock.lastIndexOf("/")), { recursive: true });
+  // Beside the artifacts, not inside one: a checkpoint folder is swapped into place by rename, and a lock
+  // kept in it would be moved aside with it, letting a second process recreate the folder and take the stage.
+  const lock = `${dir}/locks/${slug(artifact)}.lock`;
+  await Deno.mkdir(`${dir}/locks`, { recursive: true });
   try {
     await Deno.writeTextFile(lock, `${Deno.pid}\n`, { createNew: true });
   } catch (e) {
