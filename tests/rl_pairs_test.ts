@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Trajectory } from "../lib/colbench/schema.ts";
-import { criticPairs, topBottomPairs } from "../lib/rl/pairs.ts";
+import { criticPairs, gapPairs, topBottomPairs } from "../lib/rl/pairs.ts";
 import { Rng } from "../lib/util/rng.ts";
 
 const rollout = (taskId: string, reward: number, tag: string): Trajectory => ({
@@ -29,6 +29,22 @@ Deno.test("pairs: critic pairs take the first best rollout against each strictly
   ]);
   assert.equal(criticPairs(data, { successReward: 0.9 }).filter((p) => p.taskId === "b").length, 1);
   assert.throws(() => criticPairs([{ ...data[0], reward: undefined }]), /trajectory 0 has no reward/);
+});
+
+Deno.test("pairs: gap pairs take every two rollouts of a task at least the gap apart, the better chosen", () => {
+  const items = [
+    { k: "a", r: 0.5 },
+    { k: "b", r: 0.9 },
+    { k: "a", r: 0.75 },
+    { k: "a", r: 0.58 },
+    { k: "b", r: 0.85 },
+    { k: "c", r: 0.3 },
+  ];
+  const pairs = gapPairs(items, (x) => x.k, (x) => x.r, 0.1);
+  // a: 0.75 beats 0.5 and 0.58; 0.58 vs 0.5 is a near-tie. b's two are 0.05 apart; c has one rollout.
+  assert.deepEqual(pairs.map(([c, r]) => [c.r, r.r]), [[0.75, 0.5], [0.75, 0.58]]);
+  // Gap 0: every pair with a difference, equal scores never.
+  assert.equal(gapPairs([...items, { k: "c", r: 0.3 }], (x) => x.k, (x) => x.r, 0).length, 4);
 });
 
 Deno.test("pairs: top/bottom-half pairs always prefer a top-half candidate and are seeded", () => {

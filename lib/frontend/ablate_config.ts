@@ -72,6 +72,9 @@ export const FrontendAblateConfig = z.object({
   }).describe("the base (zero-shot) policy: behaviour cloning of the mediocre designer"),
   trainTasks: z.number().int().positive().describe("first N train tasks used for offline rollouts"),
   rollouts: z.number().int().min(2).describe("offline rollouts per train task (paper: 6)"),
+  pairGap: z.number().min(0).describe(
+    "similarity gap two rollouts of a task need to form a critic / multi-turn DPO pair (paper: 0.1)",
+  ),
   stateFraction: z.number().gt(0).max(1).describe(
     "share of rollouts, in file order, whose turns become actor states",
   ),
@@ -109,6 +112,7 @@ const SMALL = {
   base: { tasks: FRONTEND_VALIDATION_START, epochs: 3, lr: 3e-3, batchSize: 32 },
   trainTasks: 500,
   rollouts: 4,
+  pairGap: 0.1,
   stateFraction: 0.5,
   candidates: 16,
   pairsPerState: 4,

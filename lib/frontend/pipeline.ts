@@ -42,7 +42,7 @@ import {
   trainDesignDpo,
 } from "./train_design.ts";
 import { offlineDir, slug, stage } from "../pipeline/stages.ts";
-import { bestVersusRest, statePairs } from "../rl/pairs.ts";
+import { bestVersusRest, gapPairs, statePairs } from "../rl/pairs.ts";
 import { readJsonl, writeJsonl } from "../util/jsonl.ts";
 import { Progress } from "../util/progress.ts";
 import { Rng } from "../util/rng.ts";
@@ -221,9 +221,9 @@ function trajectoryResponse(run: FrontendRun, t: DesignRollout): Response {
   };
 }
 
-/** Pairs of rollouts of one task: the best against each that scored lower. */
+/** Pairs of rollouts of one task, as the paper pairs frontend rollouts: every two `pairGap` apart. */
 function trajectoryPairs(run: FrontendRun, data: readonly DesignRollout[]): ResponsePair[] {
-  return bestVersusRest(data, (t) => t.taskId, (t) => t.similarity).map(([c, r]) => ({
+  return gapPairs(data, (t) => t.taskId, (t) => t.similarity, run.config.pairGap).map(([c, r]) => ({
     chosen: trajectoryResponse(run, c),
     rejected: trajectoryResponse(run, r),
   }));

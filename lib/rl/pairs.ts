@@ -62,16 +62,55 @@ export function bestVersusRest<T>(
   scoreOf: (item: T) => number,
   minBest = -Infinity,
 ): [T, T][] {
-  const groups = new Map<string, T[]>();
-  for (const item of items) groups.set(keyOf(item), [...(groups.get(keyOf(item)) ?? []), item]);
   const pairs: [T, T][] = [];
-  for (const group of groups.values()) {
+  for (const group of groupBy(items, keyOf)) {
     const best = Math.max(...group.map(scoreOf));
     if (best < minBest) continue;
     const chosen = group.find((t) => scoreOf(t) === best)!;
     for (const rejected of group) if (scoreOf(rejected) < best) pairs.push([chosen, rejected]);
   }
   return pairs;
+}
+
+/**
+ * The paper's frontend pairing rule for any scored items: grouped by `keyOf` (in order of first
+ * appearance), every unordered pair of a group whose scores differ by at least `minGap`, the higher one
+ * chosen. Near-ties, whose order the metric's noise decides, give no pair.
+ *
+ * @example
+ * ```ts
+ * import { gapPairs } from "./pairs.ts";
+ * const items = [{ k: "a", r: 0.5 }, { k: "a", r: 0.55 }, { k: "a", r: 0.7 }];
+ * gapPairs(items, (x) => x.k, (x) => x.r, 0.1).length; // 2: (0.7, 0.5) and (0.7, 0.55)
+ * ```
+ */
+export function gapPairs<T>(
+  items: readonly T[],
+  keyOf: (item: T) => string,
+  scoreOf: (item: T) => number,
+  minGap: number,
+): [T, T][] {
+  const pairs: [T, T][] = [];
+  for (const group of groupBy(items, keyOf)) {
+    group.forEach((a, i) =>
+      group.slice(i + 1).forEach((b) => {
+        const gap = scoreOf(a) - scoreOf(b);
+        if (Math.abs(gap) >= minGap && gap !== 0) pairs.push(gap > 0 ? [a, b] : [b, a]);
+      })
+    );
+  }
+  return pairs;
+}
+
+/** Items grouped by key, groups in order of first appearance, items in input order. */
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key)!.push(item);
+  }
+  return [...groups.values()];
 }
 
 /**
