@@ -1,8 +1,9 @@
 /**
  * Preference pairs, built as the reference pipeline builds them: trajectory pairs for the critic and
  * for multi-turn DPO (per task, the first best rollout against every strictly worse one, only for tasks
- * with a fully passing rollout), and turn-level pairs for the actor (random top-half vs bottom-half
- * candidates of a critic ranking).
+ * with a fully passing rollout; on frontend, every two rollouts of a task at least 0.1 apart in
+ * similarity), and turn-level pairs for the actor (random top-half vs bottom-half candidates of a critic
+ * ranking).
  *
  * @module
  */
