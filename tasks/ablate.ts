@@ -11,7 +11,7 @@ import { runCli } from "../lib/util/cli.ts";
 import { selectBackend } from "../lib/nn/backend.ts";
 import { ABLATE_PRESETS, AblateConfig, type AblatePreset, METHODS } from "../lib/pipeline/config.ts";
 import { claimRunFolder, markdownTable, runAblation, runStages } from "../lib/pipeline/ablate.ts";
-import { clearStaleLocks } from "../lib/pipeline/stages.ts";
+import { clearStaleLocks, StageBusy } from "../lib/pipeline/stages.ts";
 import { reportHtml } from "../lib/pipeline/report.ts";
 import { readJson, validate, writeTextAtomic } from "../lib/util/jsonl.ts";
 import { FRONTEND_METHODS, FRONTEND_PRESETS, FrontendAblateConfig } from "../lib/frontend/ablate_config.ts";
@@ -109,7 +109,12 @@ async function frontend(flags: z.infer<typeof Flags>, seeds: number[], overrides
     ...(flags.only ? { methods: flags.only.split(",").map((m) => m.trim()) } : {}),
   }, flags.config ?? "frontend ablate config");
   const root = flags.out ?? `runs/ablate/frontend-${flags.preset}`;
-  const results = await runFrontendAblation(config, seeds, root);
+  const results = await runFrontendAblation(config, seeds, root).catch((e) => {
+    if (!(e instanceof StageBusy)) throw e;
+    // One process per folder (--jobs is for the backend): a second one stops instead of waiting.
+    console.error(`error: ${root}: ${e.message}; let it finish, then re-run to resume`);
+    Deno.exit(1);
+  });
   console.log(frontendMarkdownTable(results));
   console.log(`\n${root}/results.json (${(results.wallSeconds / 60).toFixed(1)} min this invocation)`);
 }
