@@ -24,5 +24,10 @@ Deno.test("cli: unknown flags and bad values name the flag", () => {
   );
   assert.throws(() => parseFlags(Flags, ["--max-turns", "0"]), /--max-turns/);
   assert.throws(() => parseFlags(Flags, ["stray"]), /unexpected argument stray/);
+  // A bare flag is a switch only where the field is a boolean: `--out` alone must not become "true".
+  const WithOut = Flags.extend({ out: z.string().optional().describe("folder") });
+  assert.throws(() => parseFlags(WithOut, ["--out", "--seed", "1"]), /--out needs a value/);
+  assert.throws(() => parseFlags(WithOut, ["--seed"]), /--seed needs a value/);
+  assert.equal(parseFlags(WithOut, ["--fast", "--out", "x"]).out, "x");
   assert.match(usage("demo", Flags), /--max-turns\s+turn limit/);
 });

@@ -45,6 +45,12 @@ export function usage(command: string, schema: z.ZodObject): string {
   return lines.join("\n");
 }
 
+/** A flag that may stand alone (`--fast`): its field reads "true" as the boolean true. */
+function isSwitch(field: z.ZodType): boolean {
+  const parsed = field.safeParse("true");
+  return parsed.success && parsed.data === true;
+}
+
 /**
  * Parses `args` against `schema` (use `z.coerce` for numbers). Unknown flags and invalid values throw
  * a {@link UsageError} naming the flag.
@@ -75,7 +81,8 @@ export function parseFlags<S extends z.ZodObject>(schema: S, args: readonly stri
     const next = args[i + 1];
     if (inline !== undefined) raw[key] = inline;
     else if (next !== undefined && !next.startsWith("--")) raw[key] = args[++i];
-    else raw[key] = "true";
+    else if (isSwitch(schema.shape[key] as z.ZodType)) raw[key] = "true";
+    else throw new UsageError(`--${flag} needs a value`);
   }
   if (!("_" in schema.shape)) {
     if ((raw._ as string[]).length > 0) throw new UsageError(`unexpected argument ${(raw._ as string[])[0]}`);
