@@ -318,8 +318,9 @@ export function trainDesignCritic(
 }
 
 /**
- * A trained critic's score of each candidate turn (higher is better): the mean (or, without
- * normalisation, the sum) over its decisions of log π_φ − log π_ref, or of the regression head's scores.
+ * A trained critic's score of each candidate turn (higher is better): for a log-ratio critic the mean
+ * (or, without normalisation, the sum) over its decisions of log π_φ − log π_ref; for a regression critic
+ * always the mean of the head's scores over its decisions (its `reduction` shapes only its training).
  *
  * @example
  * ```ts
