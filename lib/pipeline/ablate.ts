@@ -316,8 +316,8 @@ export function markdownTable(results: AblationResults): string {
   const { header, rows } = resultCells(results);
   const lines = [tableMarkdown(header, rows)];
   if (results.bestOfN.length > 0) {
-    lines.push("", "| best-of-N critic | N | success % [95% CI] |", "|---|---|---|");
-    for (const b of results.bestOfN) lines.push(`| ${b.variant} | ${b.n} | ${formatEstimate(b.success)} |`);
+    const bestOfN = results.bestOfN.map((b) => [b.variant, `${b.n}`, formatEstimate(b.success)]);
+    lines.push("", tableMarkdown(["best-of-N critic", "N", "success % [95% CI]"], bestOfN));
   }
   return lines.join("\n");
 }
