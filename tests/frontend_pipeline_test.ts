@@ -33,5 +33,15 @@ Deno.test("frontend pipeline (smoke): every stage runs, results are complete, a 
   const again = await runFrontendAblation(config, [0], root);
   assert.deepEqual(again.methods, first.methods);
   assert.ok((performance.now() - t0) / 1000 < 15, "the re-run recomputed stages");
+  // A critic trained otherwise than its method now trains it (a folder from before a change) is refused,
+  // though its ranks, actor and evaluation exist.
+  const critic = `${root}/seed-0/critics/sweet.json`;
+  const file = JSON.parse(await Deno.readTextFile(critic));
+  file.trainedAs.reduction = "turn-mean";
+  await Deno.writeTextFile(critic, JSON.stringify(file));
+  await assert.rejects(
+    () => runFrontendAblation(config, [0], root),
+    /sweet\.json: trained with .*reduction differ/,
+  );
   await Deno.remove(root, { recursive: true });
 });

@@ -91,7 +91,42 @@ Deno.test("policy net: tables are distributions, save/load is exact, info is ign
   const [without] = responseLogProbs(a, [response], { withInfo: false });
   assert.ok(Math.abs(withInfo - without) < 1e-4, `${withInfo} vs ${without}`);
   assert.equal(decisionRows([response], false).info[0], NO_INFO);
+  // A network saved with how it was trained is refused where a run expects another training.
+  await a.save(path, {}, { kind: "regression", reduction: "turn-mean" });
+  await assert.rejects(
+    () => DesignNet.load(path, false, { kind: "regression", reduction: "trajectory-mean" }),
+    (e: Error) => e.message.startsWith(path) && /reduction differ/.test(e.message),
+  );
+  await assert.rejects(
+    () => DesignNet.load(path, false, { kind: "log-ratio", reduction: "turn-mean" }),
+    /kind/,
+  );
+  (await DesignNet.load(path, false, { kind: "regression", reduction: "turn-mean" })).dispose();
   a.dispose();
+});
+
+Deno.test("reductions: sum, per-turn means summed, one mean over the trajectory", () => {
+  const policy = net();
+  const task = tasks[4];
+  const page = firstPage(task, replayChooser(task.design, recogniseTheme(task.problem_description).hues));
+  // Turn 0 holds three decisions, turn 1 one.
+  const decisions = page.decisions.slice(0, 4);
+  const turn = [0, 0, 0, 1];
+  const each = responseLogProbs(
+    policy,
+    decisions.map((d) => ({ description: task.problem_description, decisions: [d] })),
+  );
+  const response = { description: task.problem_description, decisions, turn };
+  const [sum, turnMean, trajectoryMean] = (["sum", "turn-mean", "trajectory-mean"] as const).map((
+    reduction,
+  ) => responseLogProbs(policy, [response], { reduction })[0]);
+  const total = each.reduce((a, b) => a + b, 0);
+  const close = (a: number, b: number, what: string) =>
+    assert.ok(Math.abs(a - b) < 1e-4, `${what}: ${a} vs ${b}`);
+  close(sum, total, "sum");
+  close(turnMean, (each[0] + each[1] + each[2]) / 3 + each[3], "turn-mean");
+  close(trajectoryMean, total / 4, "trajectory-mean");
+  policy.dispose();
 });
 
 /**

@@ -18,6 +18,7 @@ export const FRONTEND_METHODS = [
   "sweet",
   "sweet/log-ratio",
   "sweet/no-info",
+  "sweet/turn-mean",
   "sweet/turn-sum",
 ] as const;
 /** A frontend method. */
@@ -36,18 +37,23 @@ export const FRONTEND_PAPER_NUMBERS: Record<FrontendMethod, { similarity: number
     "sweet": { similarity: 77.7, winRate: 48.2 },
     "sweet/log-ratio": null,
     "sweet/no-info": null,
+    "sweet/turn-mean": null,
     "sweet/turn-sum": null,
   };
 
 /**
  * The critic each SWEET method trains: parameterisation, whether it reads the reference, reduction.
- * `sweet` is the paper's frontend critic (a regression head); the ablations change one thing each, and
- * `sweet/log-ratio` is the backend's critic (the policy's own log-probabilities) on this family.
+ * `sweet` is the paper's frontend critic: a regression head whose trajectory score is one mean over every
+ * decision of the trajectory, as the paper's head averages over every position. The ablations change one
+ * thing each: `sweet/turn-mean` sums per-turn means instead (paper Eq. 2, the backend's normalisation),
+ * `sweet/turn-sum` sums every decision's score (no normalisation), and `sweet/log-ratio` is the backend's
+ * critic (the policy's own log-probabilities, per-turn means) on this family.
  */
 export const FRONTEND_CRITICS = {
-  "sweet": { kind: "regression", withInfo: true, reduction: "turn-mean" },
+  "sweet": { kind: "regression", withInfo: true, reduction: "trajectory-mean" },
   "sweet/log-ratio": { kind: "log-ratio", withInfo: true, reduction: "turn-mean" },
-  "sweet/no-info": { kind: "regression", withInfo: false, reduction: "turn-mean" },
+  "sweet/no-info": { kind: "regression", withInfo: false, reduction: "trajectory-mean" },
+  "sweet/turn-mean": { kind: "regression", withInfo: true, reduction: "turn-mean" },
   "sweet/turn-sum": { kind: "regression", withInfo: true, reduction: "sum" },
 } as const satisfies Record<string, Pick<DesignCriticConfig, "kind" | "withInfo" | "reduction">>;
 

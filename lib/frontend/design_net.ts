@@ -46,6 +46,9 @@ export const DesignNetFile = z.object({
   config: DesignNetConfig,
   weights: z.record(z.string(), Weight),
   metrics: z.record(z.string(), z.number()).default({}),
+  trainedAs: z.record(z.string(), z.union([z.string(), z.boolean()])).optional().describe(
+    "how the network was trained (a critic's kind, inputs and reduction), checked when a run resumes",
+  ),
 });
 
 /** The words of a description, lower-cased. */
@@ -291,8 +294,12 @@ export class DesignNet {
     return new DesignNet(this.config, vars);
   }
 
-  /** Writes the network (config, weights, `metrics`) to one JSON file, atomically. */
-  async save(path: string, metrics: Record<string, number> = {}): Promise<void> {
+  /** Writes the network (config, weights, `metrics`, how it was trained) to one JSON file, atomically. */
+  async save(
+    path: string,
+    metrics: Record<string, number> = {},
+    trainedAs?: Record<string, string | boolean>,
+  ): Promise<void> {
     const weights = Object.fromEntries(
       Object.entries(this.#vars).map(([k, v]) => {
         const data = v.dataSync() as Float32Array;
@@ -304,15 +311,33 @@ export class DesignNet {
     );
     const file = validate(
       DesignNetFile,
-      { format: "design-net-1", config: this.config, weights, metrics },
+      { format: "design-net-1", config: this.config, weights, metrics, trainedAs },
       path,
     );
     await writeTextAtomic(path, JSON.stringify(file) + "\n");
   }
 
-  /** Reads a network {@link save} wrote. */
-  static async load(path: string, trainable = false): Promise<DesignNet> {
+  /**
+   * Reads a network {@link save} wrote; with `trainedAs`, refuses one trained otherwise (a run folder
+   * made before a method's training changed).
+   */
+  static async load(
+    path: string,
+    trainable = false,
+    trainedAs?: Record<string, string | boolean>,
+  ): Promise<DesignNet> {
     const file = await readJson(DesignNetFile, path);
+    if (trainedAs) {
+      const recorded = file.trainedAs ?? {};
+      const differ = Object.keys({ ...trainedAs, ...recorded }).filter((k) => recorded[k] !== trainedAs[k]);
+      if (differ.length > 0) {
+        throw new Error(
+          `${path}: trained with ${JSON.stringify(file.trainedAs ?? "no recorded settings")}, but this run ` +
+            `trains it with ${JSON.stringify(trainedAs)} (${differ.join(", ")} differ); move that method's ` +
+            `critics/, ranks/, policies/ and eval/ files aside, or choose another folder with --out`,
+        );
+      }
+    }
     const fresh = DesignNet.create(file.config, trainable);
     for (const [name, v] of Object.entries(fresh.#vars)) {
       const w = file.weights[name];

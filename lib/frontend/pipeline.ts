@@ -280,10 +280,23 @@ async function designCritic(
       ...spec,
       seed: run.seed,
     }, `critic ${method}`);
-    await critic.save(`${run.dir}/${path}`, { "loss/critic": fit.finalLoss });
+    await critic.save(`${run.dir}/${path}`, { "loss/critic": fit.finalLoss }, spec);
     critic.dispose();
   });
-  return await DesignNet.load(`${run.dir}/${path}`);
+  return await DesignNet.load(`${run.dir}/${path}`, false, spec);
+}
+
+/**
+ * Refuses a folder whose critic for `method` was trained otherwise than the method trains it now, before
+ * its ranks, actor or evaluation (all downstream of the critic) are reused.
+ */
+async function checkCritic(run: FrontendRun, method: CriticMethod): Promise<void> {
+  try {
+    (await DesignNet.load(`${run.dir}/critics/${slug(method)}.json`, false, FRONTEND_CRITICS[method]))
+      .dispose();
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
 }
 
 /** Stage 4: a critic's scores of every state's candidates. */
@@ -373,6 +386,7 @@ export async function evaluateDesigns(
   data: readonly DesignRollout[],
   method: FrontendMethod,
 ): Promise<DesignEvalRow[]> {
+  if (method in FRONTEND_CRITICS) await checkCritic(run, method as CriticMethod);
   const path = `eval/${slug(method)}.jsonl`;
   await stage(run, `eval/${method}`, path, async () => {
     const policy = await designPolicy(run, base, data, method);

@@ -4,9 +4,10 @@
  * critics of the paper, each trained with Bradley–Terry on pairs of trajectories of one task:
  * - `log-ratio` (the backend's SWEET critic): a policy-shaped network that reads the reference; a turn's
  *   advantage is β · mean over its decisions of log π_φ(a | o, c) − log π_ref(a | o, c);
- * - `regression` (the paper's frontend critic): a scalar head; a turn's score is the mean of its
- *   decisions' scores.
- * A trajectory's score is the sum of its turns'. The losses are the kit's (`lib/rl/losses.ts`).
+ * - `regression` (the paper's frontend critic): a scalar head, one score per decision.
+ * A trajectory's score reduces its decisions' values as the critic's {@link DesignReduction} says (the
+ * paper's frontend head: one mean over the trajectory); a candidate turn is ranked by the mean over its
+ * decisions. The losses are the kit's (`lib/rl/losses.ts`).
  *
  * @module
  */
@@ -103,8 +104,15 @@ function sideSums(
   return tf.reshape(matmul(tf.reshape(values, [1, -1]) as tf.Tensor2D, m), [-1]) as tf.Tensor1D;
 }
 
+/**
+ * How a response's decision values add up: `sum`; `turn-mean`, the sum over turns of each turn's mean
+ * (paper Eq. 2–3); `trajectory-mean`, one mean over all its decisions (the paper's frontend regression
+ * head, which averages over every position of the trajectory).
+ */
+export type DesignReduction = "sum" | "turn-mean" | "trajectory-mean";
+
 /** Row layout of responses side by side: each row's side, and its weight under a reduction. */
-function layout(responses: readonly Response[], reduction: "sum" | "turn-mean") {
+function layout(responses: readonly Response[], reduction: DesignReduction) {
   const side: number[] = [], weight: number[] = [];
   responses.forEach((r, s) => {
     const turns = r.turn ?? r.decisions.map(() => 0);
@@ -112,7 +120,9 @@ function layout(responses: readonly Response[], reduction: "sum" | "turn-mean") 
     for (const t of turns) size.set(t, (size.get(t) ?? 0) + 1);
     for (const t of turns) {
       side.push(s);
-      weight.push(reduction === "sum" ? 1 : 1 / size.get(t)!);
+      weight.push(
+        reduction === "sum" ? 1 : reduction === "turn-mean" ? 1 / size.get(t)! : 1 / turns.length,
+      );
     }
   });
   return { side, weight };
@@ -130,7 +140,7 @@ function layout(responses: readonly Response[], reduction: "sum" | "turn-mean") 
 export function responseLogProbs(
   net: DesignNet,
   responses: readonly Response[],
-  { withInfo = false, reduction = "sum" }: { withInfo?: boolean; reduction?: "sum" | "turn-mean" } = {},
+  { withInfo = false, reduction = "sum" }: { withInfo?: boolean; reduction?: DesignReduction } = {},
 ): number[] {
   const out: number[] = [];
   for (let lo = 0; lo < responses.length; lo += 256) {
@@ -179,7 +189,7 @@ export interface ResponsePair {
 function withReference(
   reference: DesignNet,
   pairs: readonly ResponsePair[],
-  options: { withInfo?: boolean; reduction?: "sum" | "turn-mean" },
+  options: { withInfo?: boolean; reduction?: DesignReduction },
 ) {
   const refChosen = responseLogProbs(reference, pairs.map((p) => p.chosen), options);
   const refRejected = responseLogProbs(reference, pairs.map((p) => p.rejected), options);
@@ -194,7 +204,7 @@ function pairSums(
   batch: readonly ResponsePair[],
   perRow: (rows: DecisionRows) => tf.Tensor1D,
   withInfo: boolean,
-  reduction: "sum" | "turn-mean",
+  reduction: DesignReduction,
 ) {
   const n = batch.length;
   const responses = [...batch.map((b) => b.chosen), ...batch.map((b) => b.rejected)];
@@ -262,7 +272,9 @@ export type DesignCriticKind = z.infer<typeof DesignCriticKind>;
 export const DesignCriticConfig = DesignFitConfig.extend({
   kind: DesignCriticKind,
   withInfo: z.boolean().describe("reads the reference (SWEET) or not (the no-info ablation)"),
-  reduction: z.enum(["turn-mean", "sum"]).describe("per-turn mean (paper) or plain sum (no normalisation)"),
+  reduction: z.enum(["turn-mean", "trajectory-mean", "sum"]).describe(
+    "per-turn means summed (paper Eq. 2), one mean over the trajectory (paper's frontend head), or a plain sum",
+  ),
   beta: z.number().positive().describe("Bradley–Terry β of the log-ratio critic"),
   nllCoef: z.number().min(0).describe("NLL weight on the chosen trajectory (log-ratio critic)"),
 });
@@ -270,8 +282,8 @@ export const DesignCriticConfig = DesignFitConfig.extend({
 export type DesignCriticConfig = z.infer<typeof DesignCriticConfig>;
 
 /**
- * Trains a critic on trajectory pairs (chosen: the higher final similarity): Bradley–Terry on the sums
- * of the trajectories' turn scores. `reference` is the frozen base policy (log-ratio critics only).
+ * Trains a critic on trajectory pairs (chosen: the higher final similarity): Bradley–Terry on the
+ * trajectories' scores, reduced as `config.reduction` says. `reference` is the frozen base policy (log-ratio critics only).
  *
  * @example
  * ```ts
