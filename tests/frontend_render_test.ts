@@ -187,6 +187,40 @@ Deno.test("a missing browser is a clear error naming the path and the install co
   );
 });
 
+Deno.test(
+  "a browser that dies is relaunched and no page is blamed; one that cannot restart throws",
+  opts,
+  async () => {
+    // Killed between pages and while pages are in flight: every page still renders, on a new browser.
+    const r = await PageRenderer.create({ poolSize: 2 });
+    ok(await r.render(GOOD("white")));
+    const first = r.pid!;
+    Deno.kill(first, "SIGKILL");
+    for (const result of await r.renderAll([GOOD("red"), GOOD("blue"), GOOD("white")])) ok(result);
+    const second = r.pid!;
+    assert.notEqual(second, first);
+    const inFlight = r.renderAll([GOOD("red"), GOOD("blue"), GOOD("white"), GOOD("red")]);
+    Deno.kill(second, "SIGKILL");
+    for (const result of await inFlight) ok(result);
+    assert.notEqual(r.pid, second);
+    await r.close();
+    // A Chromium that starts once and never again: the loss is an error, not a failed page.
+    const dir = await Deno.makeTempDir();
+    const once = `${dir}/chromium-once`;
+    const chromium = Deno.env.get("CHROMIUM") ?? "/usr/bin/chromium";
+    await Deno.writeTextFile(
+      once,
+      `#!/bin/sh\n[ -e "$0.used" ] && exit 1\ntouch "$0.used"\nexec ${chromium} "$@"\n`,
+    );
+    await Deno.chmod(once, 0o755);
+    const doomed = await PageRenderer.create({ poolSize: 2, executablePath: once });
+    Deno.kill(doomed.pid!, "SIGKILL");
+    await assert.rejects(() => doomed.render(GOOD("white")), /could not be started again/);
+    await doomed.close();
+    await Deno.remove(dir, { recursive: true });
+  },
+);
+
 Deno.test("close() leaves no chromium process and removes the profile", opts, async () => {
   const r = await PageRenderer.create({ poolSize: 2 });
   ok(await r.render(GOOD("white")));

@@ -14,7 +14,10 @@
  *   so concurrent screenshots there hang, and separate contexts also isolate cookies and storage.
  *
  * A page that times out, crashes its tab, exceeds `maxHtmlBytes` or parses to an empty document yields a
- * failed result with a reason; its tab is replaced and the other pages are unaffected.
+ * failed result with a reason; its tab is replaced and the other pages are unaffected. When the whole
+ * browser goes away (killed, out of memory), no page is blamed: Chromium is relaunched and the pages in
+ * flight are rendered again; if it cannot be relaunched, `render` throws, so no stage records the loss as
+ * scores. A page during which the browser dies twice fails as its own.
  *
  * @module
  */
@@ -126,7 +129,39 @@ interface Tab {
   /** Rejects when the tab's renderer crashes. */
   crashed: Promise<never>;
   blocked: number;
+  /** The browser launch the tab belongs to. */
+  launch: number;
 }
+
+/** Launches headless Chromium with the renderer's flags, its profile in `userDataDir`. */
+function launchChromium(executablePath: string, userDataDir: string): Promise<Browser> {
+  return puppeteer.launch({
+    executablePath,
+    headless: true,
+    userDataDir,
+    // Over a pipe, Chromium exits by itself when this process dies (EOF on its end), even on a crash
+    // that skips every exit handler: no orphaned browsers.
+    pipe: true,
+    // Renders are pure functions of the HTML: nothing may phone home, and `--host-resolver-rules`
+    // makes any request that slipped past interception fail to resolve.
+    args: [
+      "--no-sandbox", // we run as root in containers, where the sandbox cannot start
+      "--disable-gpu",
+      "--hide-scrollbars",
+      "--mute-audio",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--host-resolver-rules=MAP * ~NOTFOUND",
+    ],
+  });
+}
+
+/** What one try at a page gives when its browser went away under it. */
+const BROWSER_LOST = Symbol("browser lost");
+/** What one try at a page gives when it got no usable tab (one from an earlier launch, or none opened). */
+const NO_TAB = Symbol("no tab");
 
 /**
  * Inserts `<style>css</style>` at the start of the page's `<head>` (after `<html>` or the doctype when there
@@ -220,24 +255,33 @@ class RenderTimeout extends Error {}
  * ```
  */
 export class PageRenderer {
-  readonly #browser: Browser;
+  #browser: Browser;
+  /** Counts launches: tabs of an earlier one are stale. */
+  #launch = 0;
+  /** The relaunch in progress, shared by every page that noticed the loss. */
+  #relaunching: Promise<void> | undefined;
+  /** Set when Chromium could not be started again: every later render throws it. */
+  #fatal: Error | undefined;
   readonly #pool: Pool<Tab>;
   readonly #options: Required<Omit<RenderOptions, "executablePath">>;
+  readonly #executablePath: string;
   #closed = false;
   /** Kills the browser if the program exits without close(), so no Chromium outlives its renderer. */
   readonly #onUnload = () => {
     const proc = this.#browser.process();
-    if (proc && proc.exitCode === null) proc.kill("SIGKILL");
+    if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
   };
 
   private constructor(
     browser: Browser,
-    options: Required<Omit<RenderOptions, "executablePath">>,
-    /** The Chromium profile directory, removed on close; unique to this renderer. */
+    options: Required<RenderOptions>,
+    /** The Chromium profiles' directory (one per launch), removed on close; unique to this renderer. */
     readonly userDataDir: string,
   ) {
     this.#browser = browser;
-    this.#options = options;
+    const { executablePath, ...rest } = options;
+    this.#executablePath = executablePath;
+    this.#options = rest;
     this.#pool = new Pool(options.poolSize, () => this.#newTab(), (tab) => this.#closeTab(tab));
     globalThis.addEventListener("unload", this.#onUnload);
   }
@@ -267,32 +311,13 @@ export class PageRenderer {
     const userDataDir = await Deno.makeTempDir({ prefix: "sweet-kit-chromium-" });
     let browser: Browser;
     try {
-      browser = await puppeteer.launch({
-        executablePath,
-        headless: true,
-        userDataDir,
-        // Over a pipe, Chromium exits by itself when this process dies (EOF on its end), even on a crash
-        // that skips every exit handler: no orphaned browsers.
-        pipe: true,
-        // Renders are pure functions of the HTML: nothing may phone home, and `--host-resolver-rules`
-        // makes any request that slipped past interception fail to resolve.
-        args: [
-          "--no-sandbox", // we run as root in containers, where the sandbox cannot start
-          "--disable-gpu",
-          "--hide-scrollbars",
-          "--mute-audio",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
-          "--no-first-run",
-          "--host-resolver-rules=MAP * ~NOTFOUND",
-        ],
-      });
+      browser = await launchChromium(executablePath, `${userDataDir}/0`);
     } catch (e) {
       await Deno.remove(userDataDir, { recursive: true }).catch(() => {});
       throw e;
     }
     const renderer = new PageRenderer(browser, {
+      executablePath,
       poolSize: options.poolSize ?? 4,
       maxHeight: options.maxHeight ?? 4096,
       timeoutMs: options.timeoutMs ?? 10_000,
@@ -334,8 +359,34 @@ export class PageRenderer {
       return fail(`html too large (> ${max} bytes)`);
     }
     const page = injectStylesheet(html, this.#options.stylesheet);
+    for (let losses = 0, noTab = 0;;) {
+      const result = await this.#try(page, start, fail);
+      if (this.#fatal) throw this.#fatal;
+      if (result === NO_TAB) {
+        // Each stale tab is replaced once; more misses than the pool has tabs means tabs cannot be opened.
+        if (++noTab > 2 * this.#options.poolSize + 2) throw new Error("Chromium opens no more tabs");
+        continue;
+      }
+      if (result !== BROWSER_LOST) return result;
+      if (this.#closed) return fail("renderer is closed");
+      if (++losses === 2) return fail("the browser died twice while rendering this page");
+      await this.#relaunch(); // throws when Chromium cannot be started again
+    }
+  }
+
+  /** One try at a page on a pool tab; {@link BROWSER_LOST} when the browser went away under it. */
+  async #try(
+    page: string,
+    start: number,
+    fail: (reason: string) => RenderResult,
+  ): Promise<RenderResult | typeof BROWSER_LOST | typeof NO_TAB> {
+    const lost = (launch: number) => !this.#browser.connected || launch !== this.#launch;
     try {
       return await this.#pool.use(async (tab, discard) => {
+        if (lost(tab.launch)) {
+          discard();
+          return this.#browser.connected ? NO_TAB : BROWSER_LOST;
+        }
         let timer: ReturnType<typeof setTimeout> | undefined;
         const timeout = new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new RenderTimeout()), this.#options.timeoutMs);
@@ -348,15 +399,40 @@ export class PageRenderer {
           return { ok: true as const, image, png, blocked, ms: performance.now() - start };
         } catch (e) {
           discard(); // the tab may be hung, crashed or half-loaded: replace it
+          if (lost(tab.launch)) return BROWSER_LOST;
           if (e instanceof RenderTimeout) return fail(`timeout after ${this.#options.timeoutMs} ms`);
           return fail(e instanceof Error ? e.message : String(e));
         } finally {
           clearTimeout(timer);
         }
       });
-    } catch (e) {
-      return fail(e instanceof Error ? e.message : String(e));
+    } catch {
+      // No tab could be opened (the pool replaces the slot): never the page's fault.
+      if (this.#closed) return fail("renderer is closed");
+      return this.#browser.connected ? NO_TAB : BROWSER_LOST;
     }
+  }
+
+  /** Replaces a browser that went away with a fresh one (once, however many pages noticed). */
+  async #relaunch(): Promise<void> {
+    if (this.#browser.connected) return;
+    this.#relaunching ??= (async () => {
+      const dead = this.#browser.process();
+      if (dead && dead.exitCode === null && dead.signalCode === null) dead.kill("SIGKILL");
+      const launch = this.#launch + 1;
+      try {
+        this.#browser = await launchChromium(this.#executablePath, `${this.userDataDir}/${launch}`);
+      } catch (e) {
+        throw this.#fatal = new Error(
+          `Chromium went away and could not be started again (${this.#executablePath}): ` +
+            (e instanceof Error ? e.message : String(e)),
+        );
+      }
+      this.#launch = launch;
+      // Closed while it started: the new browser must not outlive the renderer.
+      if (this.#closed) await this.#browser.close().catch(() => {});
+    })().finally(() => this.#relaunching = undefined);
+    await this.#relaunching;
   }
 
   /**
@@ -392,7 +468,7 @@ export class PageRenderer {
     const proc = this.#browser.process();
     await this.#browser.close().catch(() => {});
     // A browser wedged by a hung renderer may ignore the polite close: make sure it is gone.
-    if (proc && proc.exitCode === null) {
+    if (proc && proc.exitCode === null && proc.signalCode === null) {
       proc.kill("SIGKILL");
       await new Promise((resolve) => proc.once("exit", resolve));
     }
@@ -400,13 +476,15 @@ export class PageRenderer {
   }
 
   async #newTab(): Promise<Tab> {
+    if (!this.#browser.connected && !this.#closed) await this.#relaunch();
+    const launch = this.#launch;
     const context = await this.#browser.createBrowserContext();
     const page = await context.newPage();
     const crashed = new Promise<never>((_, reject) => {
       page.once("error", (e) => reject(new Error(`tab crashed: ${e.message}`)));
     });
     crashed.catch(() => {});
-    const tab: Tab = { context, page, cdp: await page.createCDPSession(), crashed, blocked: 0 };
+    const tab: Tab = { context, page, cdp: await page.createCDPSession(), crashed, blocked: 0, launch };
     await page.setJavaScriptEnabled(this.#options.javaScript);
     await page.setViewport({ width: VIEWPORT_WIDTH, height: VIEWPORT_HEIGHT, deviceScaleFactor: 1 });
     await page.setRequestInterception(true);
