@@ -108,8 +108,16 @@ function sideSums(
  * How a response's decision values add up: `sum`; `turn-mean`, the sum over turns of each turn's mean
  * (paper Eq. 2–3); `trajectory-mean`, one mean over all its decisions (the paper's frontend regression
  * head, which averages over every position of the trajectory).
+ *
+ * @example
+ * ```ts
+ * import { DesignReduction } from "./train_design.ts";
+ * DesignReduction.parse("trajectory-mean");
+ * ```
  */
-export type DesignReduction = "sum" | "turn-mean" | "trajectory-mean";
+export const DesignReduction = z.enum(["turn-mean", "trajectory-mean", "sum"]);
+/** How a response's decision values add up. */
+export type DesignReduction = z.infer<typeof DesignReduction>;
 
 /** Row layout of responses side by side: each row's side, and its weight under a reduction. */
 function layout(responses: readonly Response[], reduction: DesignReduction) {
@@ -272,7 +280,7 @@ export type DesignCriticKind = z.infer<typeof DesignCriticKind>;
 export const DesignCriticConfig = DesignFitConfig.extend({
   kind: DesignCriticKind,
   withInfo: z.boolean().describe("reads the reference (SWEET) or not (the no-info ablation)"),
-  reduction: z.enum(["turn-mean", "trajectory-mean", "sum"]).describe(
+  reduction: DesignReduction.describe(
     "per-turn means summed (paper Eq. 2), one mean over the trajectory (paper's frontend head), or a plain sum",
   ),
   beta: z.number().positive().describe("Bradley–Terry β of the log-ratio critic"),
