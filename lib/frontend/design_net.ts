@@ -327,17 +327,7 @@ export class DesignNet {
     trainedAs?: Record<string, string | boolean>,
   ): Promise<DesignNet> {
     const file = await readJson(DesignNetFile, path);
-    if (trainedAs) {
-      const recorded = file.trainedAs ?? {};
-      const differ = Object.keys({ ...trainedAs, ...recorded }).filter((k) => recorded[k] !== trainedAs[k]);
-      if (differ.length > 0) {
-        throw new Error(
-          `${path}: trained with ${JSON.stringify(file.trainedAs ?? "no recorded settings")}, but this run ` +
-            `trains it with ${JSON.stringify(trainedAs)} (${differ.join(", ")} differ); move that method's ` +
-            `critics/, ranks/, policies/ and eval/ files aside, or choose another folder with --out`,
-        );
-      }
-    }
+    if (trainedAs) assertTrainedAs(file, path, trainedAs);
     const fresh = DesignNet.create(file.config, trainable);
     for (const [name, v] of Object.entries(fresh.#vars)) {
       const w = file.weights[name];
@@ -355,10 +345,34 @@ export class DesignNet {
     return fresh;
   }
 
+  /**
+   * Refuses the saved network at `path` if it was trained otherwise than `trainedAs`, without building
+   * its weights (a resumed run checks what its later stages were made from).
+   */
+  static async checkTrainedAs(path: string, trainedAs: Record<string, string | boolean>): Promise<void> {
+    assertTrainedAs(await readJson(DesignNetFile, path), path, trainedAs);
+  }
+
   /** Frees the weights. */
   dispose(): void {
     for (const v of Object.values(this.#vars)) v.dispose();
   }
+}
+
+/** Throws, naming `path` and the settings that differ, unless `file` was trained as `trainedAs`. */
+function assertTrainedAs(
+  file: z.infer<typeof DesignNetFile>,
+  path: string,
+  trainedAs: Record<string, string | boolean>,
+): void {
+  const recorded = file.trainedAs ?? {};
+  const differ = Object.keys({ ...trainedAs, ...recorded }).filter((k) => recorded[k] !== trainedAs[k]);
+  if (differ.length === 0) return;
+  throw new Error(
+    `${path}: trained with ${JSON.stringify(file.trainedAs ?? "no recorded settings")}, but this run ` +
+      `trains it with ${JSON.stringify(trainedAs)} (${differ.join(", ")} differ); move that method's ` +
+      `critics/, ranks/, policies/ and eval/ files aside, or choose another folder with --out`,
+  );
 }
 
 let masks: tf.Tensor2D | undefined;

@@ -292,8 +292,7 @@ async function designCritic(
  */
 async function checkCritic(run: FrontendRun, method: CriticMethod): Promise<void> {
   try {
-    (await DesignNet.load(`${run.dir}/critics/${slug(method)}.json`, false, FRONTEND_CRITICS[method]))
-      .dispose();
+    await DesignNet.checkTrainedAs(`${run.dir}/critics/${slug(method)}.json`, FRONTEND_CRITICS[method]);
   } catch (e) {
     if (!(e instanceof Deno.errors.NotFound)) throw e;
   }

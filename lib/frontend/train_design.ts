@@ -291,7 +291,8 @@ export type DesignCriticConfig = z.infer<typeof DesignCriticConfig>;
 
 /**
  * Trains a critic on trajectory pairs (chosen: the higher final similarity): Bradley–Terry on the
- * trajectories' scores, reduced as `config.reduction` says. `reference` is the frozen base policy (log-ratio critics only).
+ * trajectories' scores, reduced as `config.reduction` says. `reference` is the frozen base policy
+ * (log-ratio critics only).
  *
  * @example
  * ```ts
