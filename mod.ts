@@ -37,6 +37,7 @@ export * from "./lib/util/rng.ts";
 export * from "./lib/util/jsonl.ts";
 export * from "./lib/util/cli.ts";
 export * from "./lib/util/progress.ts";
+export * from "./lib/util/group.ts";
 export * from "./lib/agents/policy.ts";
 export * from "./lib/nn/backend.ts";
 export * from "./lib/nn/config.ts";

@@ -14,6 +14,7 @@ import { loadPretrained, savePretrained } from "../nn/pretrained.ts";
 import type { Tokenizer } from "../nn/tokenizer.ts";
 import { MetricsLog, trainStep } from "../nn/train.ts";
 import { GradientWorkers, type LossRef } from "../nn/parallel.ts";
+import { groupBy } from "../util/group.ts";
 import { hashString, Rng } from "../util/rng.ts";
 
 /** Optimisation hyper-parameters shared by every trainer. */
@@ -81,12 +82,7 @@ export interface LoopResult {
 export function stepPlan(count: number, config: TrainConfig, groups?: readonly string[]): number[][] {
   const perEpoch = Math.ceil(count / config.batchSize);
   const total = count === 0 ? 0 : Math.max(1, Math.round(perEpoch * config.epochs));
-  const members = new Map<string, number[]>();
-  for (let i = 0; i < count; i++) {
-    const key = groups ? groups[i] : String(i);
-    members.set(key, [...(members.get(key) ?? []), i]);
-  }
-  const units = [...members.values()];
+  const units = groupBy([...Array(count).keys()], (i) => groups ? groups[i] : String(i));
   const steps: number[][] = [];
   for (let epoch = 0; steps.length < total; epoch++) {
     const order = new Rng(`sft:${config.seed}:${epoch}`).shuffle([...units.keys()]).flatMap((u) => units[u]);

@@ -8,6 +8,7 @@
  * @module
  */
 import { taskKey, type Trajectory } from "../colbench/schema.ts";
+import { groupBy } from "../util/group.ts";
 import { Rng } from "../util/rng.ts";
 
 /** Two rollouts of one task; `chosen` earned the higher reward. */
@@ -101,17 +102,6 @@ export function gapPairs<T>(
     );
   }
   return pairs;
-}
-
-/** Items grouped by key, groups in order of first appearance, items in input order. */
-function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): T[][] {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    if (!groups.has(key)) groups.set(key, []);
-    groups.get(key)!.push(item);
-  }
-  return [...groups.values()];
 }
 
 /**
