@@ -23,7 +23,7 @@ const key = (d: PageDesign) => JSON.stringify(normalizeDesign(d));
 
 Deno.test("frontend splits: shipped sizes, unique ids and pages, no test design in train", () => {
   assert.equal(shipped.train.length, 2000);
-  assert.equal(shipped.test.length, 200);
+  assert.equal(shipped.test.length, 500);
   assert.equal(new Set(all.map((t) => t.task_id)).size, all.length);
   assert.equal(new Set(all.map((t) => t.ground_truth)).size, all.length, "no two tasks share a page");
   const testDesigns = new Set(shipped.test.map((t) => key(t.design)));

@@ -122,7 +122,7 @@ const SMALL = {
   stateFraction: 0.5,
   candidates: 16,
   pairsPerState: 4,
-  evalTasks: 200,
+  evalTasks: 500,
   critic: { epochs: 4, lr: 1e-3, batchSize: 8, beta: 1, nllCoef: 0.01 },
   actor: { epochs: 1, lr: 1e-3, batchSize: 8, beta: 0.5, nllCoef: 0.01 },
   rft: { epochs: 2, lr: 1e-3, batchSize: 8 },
