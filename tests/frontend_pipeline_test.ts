@@ -20,7 +20,15 @@ Deno.test("frontend pipeline (smoke): every stage runs, results are complete, a 
     assert.ok(m.winRate.mean >= 0 && m.winRate.mean <= 1);
   }
   // One round without feedback cannot beat ten with it on average here.
-  const sim = (name: string) => first.methods.find((m) => m.method === name)!.similarity.mean;
+  const result = (name: string) => first.methods.find((m) => m.method === name)!;
+  const sim = (name: string) => result(name).similarity.mean;
+  assert.equal(result("zero-shot").gainOverZeroShot, null);
+  for (const m of first.methods.filter((m) => m.method !== "zero-shot")) {
+    const gain = m.gainOverZeroShot!;
+    assert.ok(Math.abs(gain.similarity.mean - (m.similarity.mean - sim("zero-shot"))) < 1e-12, m.method);
+    assert.ok(Math.abs(gain.winRate.mean - (m.winRate.mean - result("zero-shot").winRate.mean)) < 1e-12);
+    assert.ok(gain.similarity.lo <= gain.similarity.mean && gain.similarity.mean <= gain.similarity.hi);
+  }
   assert.ok(
     sim("single-turn") < sim("zero-shot"),
     `single-turn ${sim("single-turn")} vs ${sim("zero-shot")}`,

@@ -9,7 +9,13 @@ import {
   type RgbImage,
   VIEWPORT_WIDTH,
 } from "../lib/frontend/render.ts";
-import { blackImage, builtinSimilarity, ClipSimilarity, winRate } from "../lib/frontend/similarity.ts";
+import {
+  blackImage,
+  builtinSimilarity,
+  ClipSimilarity,
+  winOutcomes,
+  winRate,
+} from "../lib/frontend/similarity.ts";
 
 // Puppeteer keeps websocket and timer resources across tests by design (one browser per renderer).
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -277,6 +283,11 @@ Deno.test("winRate: strict wins, half ties, bootstrap CI", () => {
   assert.ok(w.lo <= w.mean && w.mean <= w.hi);
   assert.equal(winRate([0.3, 0.4], [0.3, 0.4]).mean, 0.5); // against itself: 50 %, as in the paper
   assert.throws(() => winRate([1], [1, 2]), RangeError);
+  assert.deepEqual(winOutcomes([0.9, 0.5, 0.7, 0.2], [0.8, 0.6, 0.7, 0.1]), [1, 0, 0.5, 1]);
+  // Two seeds of the same two pages: the interval resamples pages, keeping both seeds of each.
+  const pooled = winRate([1, 0, 1, 0], [0.5, 0.5, 0.5, 0.5], { tasks: 2 });
+  assert.deepEqual([pooled.mean, pooled.n], [0.5, 4]);
+  assert.ok(pooled.lo === 0 && pooled.hi === 1, "one page always wins, the other always loses");
 });
 
 Deno.test("the CLIP path without local model files is a clear error", async () => {

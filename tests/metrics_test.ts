@@ -19,6 +19,18 @@ Deno.test("metrics: bootstrap interval is deterministic, brackets the mean and s
   assert.deepEqual(bootstrapMean([1, 1, 1]), { mean: 1, lo: 1, hi: 1, n: 3 });
 });
 
+Deno.test("metrics: pooled seeds resample whole tasks, so repeating a run adds no precision", () => {
+  const once = Array.from({ length: 100 }, (_, i) => (i * 7919) % 13 / 12);
+  const thrice = [...once, ...once, ...once];
+  const clustered = bootstrapMean(thrice, { tasks: 100, seed: 3 });
+  const single = bootstrapMean(once, { seed: 3 });
+  for (const k of ["mean", "lo", "hi"] as const) assert.ok(Math.abs(clustered[k] - single[k]) < 1e-12, k);
+  const rows = bootstrapMean(thrice, { seed: 3 });
+  assert.ok(rows.hi - rows.lo < 0.7 * (clustered.hi - clustered.lo), "rows treat the copies as new tasks");
+  assert.deepEqual(bootstrapMean(once, { tasks: 100, seed: 3 }), bootstrapMean(once, { seed: 3 }));
+  assert.throws(() => bootstrapMean(thrice, { tasks: 7 }), /300 values are not whole runs of 7 tasks/);
+});
+
 Deno.test("metrics: best-of-k and pass^k by hand", () => {
   const rollouts = [[0.2, 1, 0], [0.5, 0.4, 0.3], [1, 1, 1]];
   assert.equal(bestOfK(rollouts, 1).testsPassed.mean, (0.2 + 0.5 + 1) / 3);

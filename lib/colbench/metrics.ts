@@ -6,7 +6,7 @@
  */
 import { Rng } from "../util/rng.ts";
 
-/** A mean with its bootstrap confidence interval, all in [0, 1]. */
+/** A mean with its bootstrap confidence interval (rates in [0, 1]; differences of rates in [-1, 1]). */
 export interface Estimate {
   mean: number;
   lo: number;
@@ -28,30 +28,45 @@ export function mean(values: readonly number[]): number {
 }
 
 /**
- * Percentile bootstrap confidence interval of the mean (resampling tasks with replacement).
+ * Percentile bootstrap confidence interval of the mean, resampling tasks with replacement.
+ *
+ * `tasks` says how many distinct tasks the values cover when they pool several runs (seeds) of the same
+ * tasks, run-major (`values[r * tasks + i]` is run r's task i). A resample then draws tasks and keeps every
+ * run of each, so the interval reflects how many tasks were evaluated, not how many rows: a task that is hard
+ * for one seed is hard for all, and counting its seeds as independent tasks would narrow the interval
+ * without more evidence. The default (one row per task) resamples rows.
  *
  * @example
  * ```ts
  * import { bootstrapMean } from "./metrics.ts";
  * const est = bootstrapMean([1, 0, 1, 1, 0], { seed: 0 });
+ * const twoSeeds = bootstrapMean([1, 0, 1, 1, 0, 0], { tasks: 3 }); // two seeds of the same 3 tasks
  * ```
  */
 export function bootstrapMean(
   values: readonly number[],
-  { resamples = 2000, confidence = 0.95, seed = 0 }: {
+  { resamples = 2000, confidence = 0.95, seed = 0, tasks = values.length }: {
     resamples?: number;
     confidence?: number;
     seed?: number;
+    tasks?: number;
   } = {},
 ): Estimate {
   const n = values.length;
   const m = mean(values);
   if (n === 0) return { mean: 0, lo: 0, hi: 0, n };
+  if (!Number.isInteger(tasks) || tasks < 1 || n % tasks !== 0) {
+    throw new RangeError(`bootstrapMean: ${n} values are not whole runs of ${tasks} tasks`);
+  }
+  const runs = n / tasks;
   const rng = new Rng(`bootstrap:${seed}`);
   const means = new Float64Array(resamples);
   for (let r = 0; r < resamples; r++) {
     let s = 0;
-    for (let i = 0; i < n; i++) s += values[Math.floor(rng.float() * n)];
+    for (let i = 0; i < tasks; i++) {
+      const task = Math.floor(rng.float() * tasks);
+      for (let run = 0; run < runs; run++) s += values[run * tasks + task];
+    }
     means[r] = s / n;
   }
   means.sort();

@@ -1,7 +1,8 @@
 /**
  * Runs every frontend method for several seeds and gathers the results: per method the similarity of
  * the last page to the reference and the win rate against the mediocre designer, pooled over seeds ×
- * tasks with 95% bootstrap intervals, each seed's own numbers, and the paper's numbers beside them.
+ * tasks with 95% bootstrap intervals that resample pages (each with all its seeds), the paired gain over
+ * zero-shot, each seed's own numbers, and the paper's numbers beside them.
  *
  * @module
  */
@@ -16,7 +17,7 @@ import { basePolicy, designRollouts, evaluateDesigns, type FrontendRun, opponent
 import { PageRenderer } from "./render.ts";
 import type { ReferenceCache } from "./score.ts";
 import { tableMarkdown } from "../report/display.ts";
-import { builtinSimilarity, winRate } from "./similarity.ts";
+import { builtinSimilarity, winOutcomes, winRate } from "./similarity.ts";
 import { loadPageSplit } from "./splits.ts";
 import { bootstrapMean, type Estimate, formatEstimate, mean } from "../colbench/metrics.ts";
 import { claimRunFolder } from "../pipeline/ablate.ts";
@@ -30,6 +31,11 @@ export interface FrontendMethodResult {
   similarity: Estimate;
   /** Win rate against the mediocre designer in [0, 1] (ties count half), pooled. */
   winRate: Estimate;
+  /**
+   * The method minus zero-shot, page by page and seed by seed (both play each page with the same random
+   * numbers), similarity and win rate; null for zero-shot itself or when zero-shot did not run.
+   */
+  gainOverZeroShot: { similarity: Estimate; winRate: Estimate } | null;
   perSeed: { seed: number; similarity: number; winRate: number; meanRounds: number }[];
   paper: { similarity: number; winRate: number } | null;
 }
@@ -103,13 +109,25 @@ export async function runFrontendAblation(
       }
     }
     base.dispose();
+    // Seed-major pools: a bootstrap resample draws pages and keeps every seed of each.
+    const tasks = vsOpponent.length;
+    const pooled = (method: FrontendMethod) =>
+      perMethod.get(method)?.flatMap((r) => r.rows.map((x) => x.similarity));
+    const opponentPool = seeds.flatMap(() => vsOpponent);
+    const zeroShot = pooled("zero-shot");
+    const gain = (a: readonly number[], b: readonly number[]) =>
+      bootstrapMean(a.map((x, i) => x - b[i]), { tasks });
     for (const method of config.methods) {
       const runs = perMethod.get(method)!;
-      const all = runs.flatMap((r) => r.rows.map((x) => x.similarity));
+      const all = pooled(method)!;
       methods.push({
         method,
-        similarity: bootstrapMean(all),
-        winRate: winRate(all, runs.flatMap(() => vsOpponent)),
+        similarity: bootstrapMean(all, { tasks }),
+        winRate: winRate(all, opponentPool, { tasks }),
+        gainOverZeroShot: zeroShot === undefined || method === "zero-shot" ? null : {
+          similarity: gain(all, zeroShot),
+          winRate: gain(winOutcomes(all, opponentPool), winOutcomes(zeroShot, opponentPool)),
+        },
         perSeed: runs.map(({ seed, rows }) => ({
           seed,
           similarity: mean(rows.map((r) => r.similarity)),
@@ -156,6 +174,7 @@ export function frontendResultCells(results: FrontendResults): { header: string[
       "method",
       "similarity ×100 [95% CI]",
       "win rate vs mediocre % [95% CI]",
+      "gain over zero-shot, paired: similarity / win rate",
       "similarity per seed",
       "paper similarity / win rate",
     ],
@@ -163,6 +182,9 @@ export function frontendResultCells(results: FrontendResults): { header: string[
       m.method,
       formatEstimate(m.similarity),
       formatEstimate(m.winRate),
+      m.gainOverZeroShot
+        ? `${formatEstimate(m.gainOverZeroShot.similarity)} / ${formatEstimate(m.gainOverZeroShot.winRate)}`
+        : "—",
       m.perSeed.map((s) => (100 * s.similarity).toFixed(1)).join(" / "),
       m.paper ? `${m.paper.similarity} / ${m.paper.winRate}` : "—",
     ]),

@@ -367,7 +367,8 @@ export interface WinRate extends Estimate {
  * Per task, A wins if its similarity is strictly higher than B's, loses if lower, and a tie (equal scores,
  * within `eps`) counts half a win: the paper reports the percentage of wins against GPT-4o (50.0 for GPT-4o
  * against itself, which only the half-tie rule reproduces) and leaves ties unspecified. The mean is the
- * win rate in [0, 1]; lo/hi are a 95% percentile bootstrap over tasks.
+ * win rate in [0, 1]; lo/hi are a 95% percentile bootstrap over tasks (`tasks`: pooled runs of the same
+ * tasks, as {@link bootstrapMean} resamples them).
  *
  * @example
  * ```ts
@@ -378,19 +379,33 @@ export interface WinRate extends Estimate {
 export function winRate(
   scoresA: readonly number[],
   scoresB: readonly number[],
-  { eps = 0, seed = 0 }: { eps?: number; seed?: number } = {},
+  { eps = 0, seed = 0, tasks }: { eps?: number; seed?: number; tasks?: number } = {},
 ): WinRate {
-  if (scoresA.length !== scoresB.length) {
-    throw new RangeError(
-      `winRate needs one score per task on both sides (${scoresA.length} vs ${scoresB.length})`,
-    );
-  }
-  const outcomes = scoresA.map((a, i) => Math.abs(a - scoresB[i]) <= eps ? 0.5 : a > scoresB[i] ? 1 : 0);
-  const est = bootstrapMean(outcomes, { seed });
+  const outcomes = winOutcomes(scoresA, scoresB, eps);
+  const est = bootstrapMean(outcomes, { seed, tasks });
   return {
     ...est,
     wins: outcomes.filter((o) => o === 1).length,
     ties: outcomes.filter((o) => o === 0.5).length,
     losses: outcomes.filter((o) => o === 0).length,
   };
+}
+
+/**
+ * Each task's outcome for A against B: 1 (A higher), 0 (B higher) or 0.5 (within `eps`), as
+ * {@link winRate} counts them.
+ *
+ * @example
+ * ```ts
+ * import { winOutcomes } from "./similarity.ts";
+ * winOutcomes([0.9, 0.5, 0.7], [0.8, 0.6, 0.7]); // [1, 0, 0.5]
+ * ```
+ */
+export function winOutcomes(scoresA: readonly number[], scoresB: readonly number[], eps = 0): number[] {
+  if (scoresA.length !== scoresB.length) {
+    throw new RangeError(
+      `winRate needs one score per task on both sides (${scoresA.length} vs ${scoresB.length})`,
+    );
+  }
+  return scoresA.map((a, i) => Math.abs(a - scoresB[i]) <= eps ? 0.5 : a > scoresB[i] ? 1 : 0);
 }
