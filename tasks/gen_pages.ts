@@ -14,7 +14,9 @@ const Flags = z.object({
     `generator seed (shipped splits: ${PAGES_SEED})`,
   ),
   train: z.coerce.number().int().min(0).default(2000).describe("number of train tasks"),
-  test: z.coerce.number().int().min(0).default(500).describe("number of test tasks (the paper's frontend test set: 500)"),
+  test: z.coerce.number().int().min(0).default(500).describe(
+    "number of test tasks (the paper's frontend test set: 500)",
+  ),
   out: z.string().default("data/frontend").describe("output folder for train.jsonl and test.jsonl"),
 });
 
