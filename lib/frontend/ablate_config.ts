@@ -82,10 +82,10 @@ export const FrontendAblateConfig = z.object({
     "similarity gap two rollouts of a task need to form a critic / multi-turn DPO pair (paper: 0.1)",
   ),
   stateFraction: z.number().gt(0).max(1).describe(
-    "share of rollouts, in file order, whose turns become actor states",
+    "share of rollouts, in file order (rollout 0 first), whose turns become actor states (paper: 0.1)",
   ),
   candidates: z.number().int().min(2).describe("candidate turns sampled per state (paper: 16)"),
-  pairsPerState: z.number().int().positive().describe("top-half vs bottom-half pairs per state"),
+  pairsPerState: z.number().int().positive().describe("top-half vs bottom-half pairs per state (paper: 4)"),
   evalTasks: z.number().int().positive().describe("first N tasks of the evaluation split evaluated"),
   evalSplit: z.enum(["test", "validation"]).default("test").describe(
     `split evaluated: test, or validation (train tasks ${FRONTEND_VALIDATION_START}–1999, for choosing hyperparameters)`,
@@ -119,7 +119,7 @@ const SMALL = {
   trainTasks: 500,
   rollouts: 4,
   pairGap: 0.1,
-  stateFraction: 0.5,
+  stateFraction: 0.1,
   candidates: 16,
   pairsPerState: 4,
   evalTasks: 500,
