@@ -36,7 +36,7 @@ const Flags = z.object({
   limit: z.coerce.number().int().min(1).optional().describe("play only the first N tasks"),
   pool: z.coerce.number().int().min(1).default(4).describe("browser tabs rendering at once"),
   out: z.string().optional().describe(
-    "summary JSON (default runs/eval-pages/<designer>-<split>-s<seed>.json)",
+    "summary JSON (default runs/eval-pages/<designer>-<split>-s<seed>-r<rounds>.json)",
   ),
 });
 
@@ -67,7 +67,8 @@ await runCli("eval-pages", Flags, async (flags) => {
   const rounds = mean(episodes.map((e) => e.rounds.length));
   const failed = scores.filter((s) => s.failure !== undefined).length;
   const seconds = (performance.now() - started) / 1000;
-  const out = flags.out ?? `runs/eval-pages/${flags.designer}-${flags.split}-s${flags.seed}.json`;
+  const out = flags.out ??
+    `runs/eval-pages/${flags.designer}-${flags.split}-s${flags.seed}-r${flags.rounds}.json`;
   await writeJson(out, z.record(z.string(), z.unknown()), {
     designer: flags.designer,
     seed: flags.seed,
