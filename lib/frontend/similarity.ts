@@ -404,7 +404,7 @@ export function winRate(
 export function winOutcomes(scoresA: readonly number[], scoresB: readonly number[], eps = 0): number[] {
   if (scoresA.length !== scoresB.length) {
     throw new RangeError(
-      `winRate needs one score per task on both sides (${scoresA.length} vs ${scoresB.length})`,
+      `win outcomes need one score per task on both sides (${scoresA.length} vs ${scoresB.length})`,
     );
   }
   return scoresA.map((a, i) => Math.abs(a - scoresB[i]) <= eps ? 0.5 : a > scoresB[i] ? 1 : 0);
