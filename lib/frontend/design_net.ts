@@ -51,6 +51,9 @@ export const DesignNetFile = z.object({
   ),
 });
 
+/** How a saved network was trained (a critic's kind, inputs and reduction), as its file records it. */
+export type TrainedAs = NonNullable<z.infer<typeof DesignNetFile>["trainedAs"]>;
+
 /** The words of a description, lower-cased. */
 export function descriptionWords(text: string): string[] {
   return text.toLowerCase().match(/[a-z]+/g) ?? [];
@@ -298,7 +301,7 @@ export class DesignNet {
   async save(
     path: string,
     metrics: Record<string, number> = {},
-    trainedAs?: Record<string, string | boolean>,
+    trainedAs?: TrainedAs,
   ): Promise<void> {
     const weights = Object.fromEntries(
       Object.entries(this.#vars).map(([k, v]) => {
@@ -324,7 +327,7 @@ export class DesignNet {
   static async load(
     path: string,
     trainable = false,
-    trainedAs?: Record<string, string | boolean>,
+    trainedAs?: TrainedAs,
   ): Promise<DesignNet> {
     const file = await readJson(DesignNetFile, path);
     if (trainedAs) assertTrainedAs(file, path, trainedAs);
@@ -349,7 +352,7 @@ export class DesignNet {
    * Refuses the saved network at `path` if it was trained otherwise than `trainedAs`, without building
    * its weights (a resumed run checks what its later stages were made from).
    */
-  static async checkTrainedAs(path: string, trainedAs: Record<string, string | boolean>): Promise<void> {
+  static async checkTrainedAs(path: string, trainedAs: TrainedAs): Promise<void> {
     assertTrainedAs(await readJson(DesignNetFile, path), path, trainedAs);
   }
 
@@ -363,7 +366,7 @@ export class DesignNet {
 function assertTrainedAs(
   file: z.infer<typeof DesignNetFile>,
   path: string,
-  trainedAs: Record<string, string | boolean>,
+  trainedAs: TrainedAs,
 ): void {
   const recorded = file.trainedAs ?? {};
   const differ = Object.keys({ ...trainedAs, ...recorded }).filter((k) => recorded[k] !== trainedAs[k]);

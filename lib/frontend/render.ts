@@ -158,6 +158,11 @@ function launchChromium(executablePath: string, userDataDir: string): Promise<Br
   });
 }
 
+/** Whether a browser process has neither exited nor been killed by a signal. */
+function running(proc: NonNullable<ReturnType<Browser["process"]>>): boolean {
+  return proc.exitCode === null && proc.signalCode === null;
+}
+
 /** What one try at a page gives when its browser went away under it. */
 const BROWSER_LOST = Symbol("browser lost");
 /** What one try at a page gives when it got no usable tab (one from an earlier launch, or none opened). */
@@ -269,7 +274,7 @@ export class PageRenderer {
   /** Kills the browser if the program exits without close(), so no Chromium outlives its renderer. */
   readonly #onUnload = () => {
     const proc = this.#browser.process();
-    if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
+    if (proc && running(proc)) proc.kill("SIGKILL");
   };
 
   private constructor(
@@ -418,7 +423,7 @@ export class PageRenderer {
     if (this.#browser.connected) return;
     this.#relaunching ??= (async () => {
       const dead = this.#browser.process();
-      if (dead && dead.exitCode === null && dead.signalCode === null) dead.kill("SIGKILL");
+      if (dead && running(dead)) dead.kill("SIGKILL");
       const launch = this.#launch + 1;
       try {
         this.#browser = await launchChromium(this.#executablePath, `${this.userDataDir}/${launch}`);
@@ -468,7 +473,7 @@ export class PageRenderer {
     const proc = this.#browser.process();
     await this.#browser.close().catch(() => {});
     // A browser wedged by a hung renderer may ignore the polite close: make sure it is gone.
-    if (proc && proc.exitCode === null && proc.signalCode === null) {
+    if (proc && running(proc)) {
       proc.kill("SIGKILL");
       await new Promise((resolve) => proc.once("exit", resolve));
     }
