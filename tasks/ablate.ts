@@ -14,8 +14,8 @@ import { claimRunFolder, markdownTable, runAblation, runStages } from "../lib/pi
 import { clearStaleLocks, StageBusy } from "../lib/pipeline/stages.ts";
 import { reportHtml } from "../lib/pipeline/report.ts";
 import { readJson, validate, writeTextAtomic } from "../lib/util/jsonl.ts";
-import { FRONTEND_METHODS, FRONTEND_PRESETS, FrontendAblateConfig } from "../lib/frontend/ablate_config.ts";
-import { frontendMarkdownTable, runFrontendAblation } from "../lib/frontend/ablate.ts";
+import { FRONTEND_METHODS, FRONTEND_PRESETS, FrontendAblateConfig } from "../lib/pipeline/frontend_config.ts";
+import { frontendMarkdownTable, runFrontendAblation } from "../lib/pipeline/frontend_ablate.ts";
 
 const Flags = z.object({
   family: z.enum(["backend", "frontend"]).default("backend").describe(

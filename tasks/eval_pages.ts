@@ -7,15 +7,15 @@
  */
 import { z } from "zod";
 import { runCli } from "../lib/util/cli.ts";
-import { bootstrapMean, mean } from "../lib/colbench/metrics.ts";
-import type { Designer } from "../lib/frontend/designer.ts";
-import { MAX_DESIGN_ROUNDS, playDesignEpisode } from "../lib/frontend/episode.ts";
-import { MediocreDesigner } from "../lib/frontend/mediocre_designer.ts";
-import { OracleDesigner } from "../lib/frontend/oracle_designer.ts";
-import { PageRenderer } from "../lib/frontend/render.ts";
-import { scorePages } from "../lib/frontend/score.ts";
-import { builtinSimilarity, winRate } from "../lib/frontend/similarity.ts";
-import { loadPageSplit } from "../lib/frontend/splits.ts";
+import { bootstrapMean, mean } from "../lib/util/stats.ts";
+import type { Designer } from "../lib/colbench/frontend/designer.ts";
+import { MAX_DESIGN_ROUNDS, playDesignEpisode } from "../lib/colbench/frontend/episode.ts";
+import { MediocreDesigner } from "../lib/colbench/frontend/mediocre_designer.ts";
+import { OracleDesigner } from "../lib/colbench/frontend/oracle_designer.ts";
+import { PageRenderer } from "../lib/colbench/frontend/render.ts";
+import { scorePages } from "../lib/colbench/frontend/score.ts";
+import { builtinSimilarity, winRate } from "../lib/colbench/frontend/similarity.ts";
+import { loadPageSplit } from "../lib/colbench/frontend/splits.ts";
 import { writeJson } from "../lib/util/jsonl.ts";
 
 const DESIGNERS = {

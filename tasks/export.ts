@@ -11,17 +11,17 @@
  * @module
  */
 import { z } from "zod";
-import { importReleased, toReleased } from "../lib/colbench/convert.ts";
-import { scoreTrajectories } from "../lib/colbench/evaluate.ts";
-import { PythonHarness } from "../lib/colbench/harness/harness.ts";
+import { importReleased, toReleased } from "../lib/colbench/backend/convert.ts";
+import { scoreTrajectories } from "../lib/colbench/backend/evaluate.ts";
+import { PythonHarness } from "../lib/colbench/backend/harness/harness.ts";
 import {
   RELEASED_TEST_ROWS,
   ReleasedSplit,
   releasedSplit,
   ReleasedTask,
   ReleasedTrajectory,
-} from "../lib/colbench/released.ts";
-import { Trajectory } from "../lib/colbench/schema.ts";
+} from "../lib/colbench/backend/released.ts";
+import { Trajectory } from "../lib/colbench/backend/schema.ts";
 import { ExportFormat, ExportRequestError, exportRows, ExportWhat } from "../lib/export/dataset.ts";
 import { CriticVariant } from "../lib/rl/critic.ts";
 import { runCli, UsageError } from "../lib/util/cli.ts";

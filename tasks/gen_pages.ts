@@ -6,8 +6,8 @@
  */
 import { z } from "zod";
 import { runCli } from "../lib/util/cli.ts";
-import { PAGES_SEED } from "../lib/frontend/generate.ts";
-import { writePageSplits } from "../lib/frontend/splits.ts";
+import { PAGES_SEED } from "../lib/colbench/frontend/generate.ts";
+import { writePageSplits } from "../lib/colbench/frontend/splits.ts";
 
 const Flags = z.object({
   seed: z.coerce.number().int().default(PAGES_SEED).describe(

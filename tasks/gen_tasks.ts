@@ -6,8 +6,8 @@
  */
 import { z } from "zod";
 import { runCli } from "../lib/util/cli.ts";
-import { SHIPPED_SEED } from "../lib/colbench/generate.ts";
-import { writeSplits } from "../lib/colbench/splits.ts";
+import { SHIPPED_SEED } from "../lib/colbench/backend/generate.ts";
+import { writeSplits } from "../lib/colbench/backend/splits.ts";
 import { Progress } from "../lib/util/progress.ts";
 
 const Flags = z.object({

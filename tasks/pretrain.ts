@@ -8,11 +8,11 @@
  */
 import { z } from "zod";
 import { runCli } from "../lib/util/cli.ts";
-import { MEDIOCRE_DEFAULTS, MediocreAgent } from "../lib/agents/mediocre.ts";
-import { BASE_POLICY_DIR } from "../lib/agents/mod.ts";
-import { runEpisodes } from "../lib/colbench/episode.ts";
-import { ScriptedSimulator } from "../lib/colbench/simulator.ts";
-import { loadSplit } from "../lib/colbench/splits.ts";
+import { MEDIOCRE_DEFAULTS, MediocreAgent } from "../lib/colbench/backend/mediocre.ts";
+import { BASE_POLICY_DIR } from "../lib/llm/agents.ts";
+import { runEpisodes } from "../lib/colbench/backend/episode.ts";
+import { ScriptedSimulator } from "../lib/colbench/backend/simulator.ts";
+import { loadSplit } from "../lib/colbench/backend/splits.ts";
 import { selectBackend } from "../lib/nn/backend.ts";
 import { modelConfig, type PresetName, PRESETS } from "../lib/nn/config.ts";
 import { parameterCount, Transformer } from "../lib/nn/model.ts";

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { runCli } from "../lib/util/cli.ts";
 import { selectBackend } from "../lib/nn/backend.ts";
-import { formatEstimate } from "../lib/colbench/metrics.ts";
+import { formatEstimate } from "../lib/util/stats.ts";
 import { ABLATE_PRESETS, AblateConfig, type AblatePreset } from "../lib/pipeline/config.ts";
 import { runScaling, scaleSizes } from "../lib/pipeline/scale.ts";
 import { writeJson } from "../lib/util/jsonl.ts";

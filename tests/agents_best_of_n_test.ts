@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { BestOfNAgent } from "../lib/agents/best_of_n.ts";
 import { PolicyAgent } from "../lib/agents/policy.ts";
-import type { AgentObservation } from "../lib/agents/agent.ts";
+import type { AgentObservation } from "../lib/colbench/agent.ts";
 import { selectBackend } from "../lib/nn/backend.ts";
 import { modelConfig } from "../lib/nn/config.ts";
 import { Transformer } from "../lib/nn/model.ts";

@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { PolicyAgent } from "../lib/agents/policy.ts";
-import { ANSWER_MARKER } from "../lib/colbench/protocol.ts";
-import { runEpisodes } from "../lib/colbench/episode.ts";
-import { ScriptedSimulator } from "../lib/colbench/simulator.ts";
+import { ANSWER_MARKER } from "../lib/colbench/backend/protocol.ts";
+import { runEpisodes } from "../lib/colbench/backend/episode.ts";
+import { ScriptedSimulator } from "../lib/colbench/backend/simulator.ts";
 import { selectBackend } from "../lib/nn/backend.ts";
 import { modelConfig } from "../lib/nn/config.ts";
 import { Transformer } from "../lib/nn/model.ts";
 import { Tokenizer } from "../lib/nn/tokenizer.ts";
 import { promptIds } from "../lib/nn/chat.ts";
-import type { DialogueTurn } from "../lib/colbench/schema.ts";
+import type { DialogueTurn } from "../lib/colbench/backend/schema.ts";
 import { fixtureTasks } from "./fixtures.ts";
 
 await selectBackend("wasm", { quiet: true });

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { MediocreAgent } from "../lib/agents/mediocre.ts";
-import { OracleAgent } from "../lib/agents/oracle.ts";
-import { USELESS_QUESTIONS } from "../lib/agents/questions.ts";
-import { SingleTurnAgent } from "../lib/agents/single_turn.ts";
-import { runEpisodes } from "../lib/colbench/episode.ts";
-import { ANSWER_MARKER } from "../lib/colbench/protocol.ts";
-import { ScriptedSimulator } from "../lib/colbench/simulator.ts";
+import { MediocreAgent } from "../lib/colbench/backend/mediocre.ts";
+import { OracleAgent } from "../lib/colbench/backend/oracle.ts";
+import { USELESS_QUESTIONS } from "../lib/colbench/backend/questions.ts";
+import { SingleTurnAgent } from "../lib/colbench/backend/single_turn.ts";
+import { runEpisodes } from "../lib/colbench/backend/episode.ts";
+import { ANSWER_MARKER } from "../lib/colbench/backend/protocol.ts";
+import { ScriptedSimulator } from "../lib/colbench/backend/simulator.ts";
 import { fixtureTasks } from "./fixtures.ts";
 
 const tasks = Array.from({ length: 40 }, (_, seed) => fixtureTasks(seed)).flat();

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import type { Agent, AgentObservation } from "../lib/agents/agent.ts";
-import { runEpisodes } from "../lib/colbench/episode.ts";
-import { ANSWER_MARKER, MAX_AGENT_TURNS, SIMULATOR_REPLY_CHARS } from "../lib/colbench/protocol.ts";
-import type { HumanSimulator } from "../lib/colbench/simulator.ts";
+import type { Agent, AgentObservation } from "../lib/colbench/agent.ts";
+import { runEpisodes } from "../lib/colbench/backend/episode.ts";
+import { ANSWER_MARKER, MAX_AGENT_TURNS, SIMULATOR_REPLY_CHARS } from "../lib/colbench/backend/protocol.ts";
+import type { HumanSimulator } from "../lib/colbench/backend/simulator.ts";
 import { fixtureTask } from "./fixtures.ts";
 
 /** Answers at turn `answerAt[i]` of episode i, else asks; records each batch size. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { importReleased } from "../lib/colbench/convert.ts";
-import { AGENT_SYSTEM_PROMPT } from "../lib/colbench/protocol.ts";
-import { Trajectory } from "../lib/colbench/schema.ts";
+import { importReleased } from "../lib/colbench/backend/convert.ts";
+import { AGENT_SYSTEM_PROMPT } from "../lib/colbench/backend/protocol.ts";
+import { Trajectory } from "../lib/colbench/backend/schema.ts";
 import { actorPairs } from "../lib/export/actor_pairs.ts";
 import { ExportRequestError, exportRows } from "../lib/export/dataset.ts";
 import { isLlama3Prompt, LLAMA3, llama3Chat, llama3SystemPrompt } from "../lib/export/llama3.ts";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { FAMILIES } from "../lib/colbench/families/mod.ts";
-import { factsAskedFor } from "../lib/colbench/simulator.ts";
-import type { HiddenFact } from "../lib/colbench/schema.ts";
-import { USELESS_QUESTIONS } from "../lib/agents/questions.ts";
+import { FAMILIES } from "../lib/colbench/backend/families/mod.ts";
+import { factsAskedFor } from "../lib/colbench/backend/simulator.ts";
+import type { HiddenFact } from "../lib/colbench/backend/schema.ts";
+import { USELESS_QUESTIONS } from "../lib/colbench/backend/questions.ts";
 import { Rng } from "../lib/util/rng.ts";
 
 const SAMPLES = 5;

@@ -1,7 +1,7 @@
 /** Test fixtures: synthetic tasks drawn without the Python harness (tests are the first pool calls). */
-import { drawDraft, toTask } from "../lib/colbench/generate.ts";
-import { FAMILIES, familyByName } from "../lib/colbench/families/mod.ts";
-import type { BackendTask } from "../lib/colbench/schema.ts";
+import { drawDraft, toTask } from "../lib/colbench/backend/generate.ts";
+import { FAMILIES, familyByName } from "../lib/colbench/backend/families/mod.ts";
+import type { BackendTask } from "../lib/colbench/backend/schema.ts";
 import { Rng } from "../lib/util/rng.ts";
 
 /** A synthetic task of `family` (default: the first registered family). */

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { MAX_DESIGN_ROUNDS, playDesignEpisode } from "../lib/frontend/episode.ts";
-import { MediocreDesigner } from "../lib/frontend/mediocre_designer.ts";
-import { OracleDesigner } from "../lib/frontend/oracle_designer.ts";
-import { loadPageSplit } from "../lib/frontend/splits.ts";
-import { editDistance } from "../lib/frontend/differences.ts";
-import type { Designer } from "../lib/frontend/designer.ts";
-import type { PageDesign } from "../lib/frontend/design.ts";
+import { MAX_DESIGN_ROUNDS, playDesignEpisode } from "../lib/colbench/frontend/episode.ts";
+import { MediocreDesigner } from "../lib/colbench/frontend/mediocre_designer.ts";
+import { OracleDesigner } from "../lib/colbench/frontend/oracle_designer.ts";
+import { loadPageSplit } from "../lib/colbench/frontend/splits.ts";
+import { editDistance } from "../lib/colbench/frontend/differences.ts";
+import type { Designer } from "../lib/colbench/frontend/designer.ts";
+import type { PageDesign } from "../lib/colbench/frontend/design.ts";
 
 const tasks = (await loadPageSplit("test")).slice(0, 40);
 

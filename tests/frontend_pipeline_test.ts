@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { runFrontendAblation } from "../lib/frontend/ablate.ts";
-import { FRONTEND_PRESETS, FrontendAblateConfig } from "../lib/frontend/ablate_config.ts";
+import { runFrontendAblation } from "../lib/pipeline/frontend_ablate.ts";
+import { FRONTEND_PRESETS, FrontendAblateConfig } from "../lib/pipeline/frontend_config.ts";
 import { selectBackend } from "../lib/nn/backend.ts";
 import { stageTimings } from "../lib/pipeline/stages.ts";
 

@@ -9,21 +9,24 @@ import {
   valueIndex,
   valueName,
   VALUES,
-} from "../lib/frontend/actions.ts";
-import { normalizeDesign } from "../lib/frontend/design.ts";
-import { decisionRows, DesignNet, NO_INFO, wordVocabulary } from "../lib/frontend/design_net.ts";
-import { playDesignEpisode } from "../lib/frontend/episode.ts";
-import { recogniseTheme } from "../lib/frontend/mediocre_designer.ts";
-import { DecidingDesigner, firstPage, replayChooser } from "../lib/frontend/policy_designer.ts";
-import { loadPageSplit } from "../lib/frontend/splits.ts";
+} from "../lib/colbench/frontend/actions.ts";
+import { normalizeDesign } from "../lib/colbench/frontend/design.ts";
+import { decisionRows, DesignNet, NO_INFO, wordVocabulary } from "../lib/nn/design_net.ts";
+import { playDesignEpisode } from "../lib/colbench/frontend/episode.ts";
+import { recogniseTheme } from "../lib/colbench/frontend/mediocre_designer.ts";
+import { DecidingDesigner, firstPage, replayChooser } from "../lib/agents/policy_designer.ts";
+import { loadPageSplit } from "../lib/colbench/frontend/splits.ts";
+import { TrainConfig } from "../lib/rl/loop.ts";
 import {
+  DesignCriticConfig,
+  DesignDpoConfig,
   type Response,
   responseLogProbs,
   scoreDesignTurns,
   trainBehaviourCloning,
   trainDesignCritic,
   trainDesignDpo,
-} from "../lib/frontend/train_design.ts";
+} from "../lib/rl/train_design.ts";
 import { selectBackend } from "../lib/nn/backend.ts";
 
 await selectBackend("wasm", { quiet: true });
@@ -155,13 +158,14 @@ function responses(n: number, wrong: boolean): Response[] {
   });
 }
 
-Deno.test("behaviour cloning and DPO move log-probabilities the right way, without leaking tensors", () => {
+Deno.test("behaviour cloning and DPO move log-probabilities the right way, without leaking tensors", async () => {
   const policy = net();
   const good = responses(16, false), bad = responses(16, true);
   const before = responseLogProbs(policy, good).reduce((a, b) => a + b);
-  trainBehaviourCloning(policy, good.slice(0, 8), { epochs: 1, lr: 1e-2, batchSize: 4, seed: 0 }, "bc");
+  const bc = (epochs: number) => TrainConfig.parse({ epochs, lr: 1e-2, batchSize: 4 });
+  await trainBehaviourCloning(policy, good.slice(0, 8), bc(1), { tag: "bc" });
   const tensors = tf.memory().numTensors;
-  trainBehaviourCloning(policy, good, { epochs: 3, lr: 1e-2, batchSize: 4, seed: 0 }, "bc");
+  await trainBehaviourCloning(policy, good, bc(3), { tag: "bc" });
   assert.equal(tf.memory().numTensors, tensors, "behaviour cloning leaks tensors");
   assert.ok(responseLogProbs(policy, good).reduce((a, b) => a + b) > before + 10);
 
@@ -172,23 +176,11 @@ Deno.test("behaviour cloning and DPO move log-probabilities the right way, witho
     return c.reduce((a, b) => a + b) - r.reduce((a, b) => a + b);
   };
   const start = margin(policy);
-  trainDesignDpo(policy, reference, pairs.slice(0, 4), {
-    epochs: 1,
-    lr: 1e-2,
-    batchSize: 2,
-    beta: 0.5,
-    nllCoef: 0.01,
-    seed: 0,
-  });
+  const dpo = (epochs: number, batchSize: number) =>
+    DesignDpoConfig.parse({ epochs, lr: 1e-2, batchSize, beta: 0.5, nllCoef: 0.01 });
+  await trainDesignDpo(policy, reference, pairs.slice(0, 4), dpo(1, 2), { tag: "dpo" });
   const t2 = tf.memory().numTensors;
-  trainDesignDpo(policy, reference, pairs, {
-    epochs: 2,
-    lr: 1e-2,
-    batchSize: 4,
-    beta: 0.5,
-    nllCoef: 0.01,
-    seed: 0,
-  });
+  await trainDesignDpo(policy, reference, pairs, dpo(2, 4), { tag: "dpo" });
   assert.equal(tf.memory().numTensors, t2, "DPO leaks tensors");
   assert.ok(margin(policy) > start + 5, `margin ${start} → ${margin(policy)}`);
   reference.dispose();
@@ -196,14 +188,14 @@ Deno.test("behaviour cloning and DPO move log-probabilities the right way, witho
 });
 
 for (const kind of ["log-ratio", "regression"] as const) {
-  Deno.test(`critic (${kind}): with the reference it ranks held-out pages, without it cannot`, () => {
+  Deno.test(`critic (${kind}): with the reference it ranks held-out pages, without it cannot`, async () => {
     const base = net();
     // Chosen pages follow the reference, rejected ones are other tasks' (equally plausible) choices.
     const good = responses(150, false), bad = responses(150, true);
     const pairs = good.slice(0, 100).map((g, i) => ({ chosen: g, rejected: bad[i] }));
-    const accuracy = (withInfo: boolean) => {
+    const accuracy = async (withInfo: boolean) => {
       const critic = kind === "log-ratio" ? base.clone() : net("scalar", 1);
-      const config = {
+      const config = DesignCriticConfig.parse({
         kind,
         withInfo,
         reduction: "turn-mean" as const,
@@ -212,18 +204,17 @@ for (const kind of ["log-ratio", "regression"] as const) {
         batchSize: 8,
         beta: 1,
         nllCoef: 0,
-        seed: 0,
-      };
-      trainDesignCritic(critic, base, pairs.slice(0, 8), { ...config, epochs: 1 }, "warm-up");
+      });
+      await trainDesignCritic(critic, base, pairs.slice(0, 8), { ...config, epochs: 1 }, { tag: "warm_up" });
       const tensors = tf.memory().numTensors;
-      trainDesignCritic(critic, base, pairs, config);
+      await trainDesignCritic(critic, base, pairs, config, { tag: "critic" });
       assert.equal(tf.memory().numTensors, tensors, "critic training leaks tensors");
       const held = Array.from({ length: 50 }, (_, k) => 100 + k);
       const scores = scoreDesignTurns(critic, base, held.flatMap((i) => [good[i], bad[i]]), config);
       critic.dispose();
       return held.filter((_, k) => scores[2 * k] > scores[2 * k + 1]).length / held.length;
     };
-    const informed = accuracy(true), blind = accuracy(false);
+    const informed = await accuracy(true), blind = await accuracy(false);
     assert.ok(
       informed >= 0.9 && blind <= 0.75,
       `held-out accuracy with the reference ${informed}, without ${blind}`,
@@ -232,7 +223,7 @@ for (const kind of ["log-ratio", "regression"] as const) {
   });
 }
 
-Deno.test("agreeing with the reference is learned once per decision type, for values no pair showed", () => {
+Deno.test("agreeing with the reference is learned once per decision type, for values no pair showed", async () => {
   // Font pairs: agreeing with the reference wins, but training shows only sans and serif references.
   const font = typeIndex("font");
   const [sans, serif, mono] = ["sans", "serif", "mono"].map((v) => valueIndex("font", v));
@@ -245,8 +236,15 @@ Deno.test("agreeing with the reference is learned once per decision type, for va
   );
   const spec = { kind: "regression", withInfo: true, reduction: "turn-mean" } as const;
   const critic = net("scalar", 2);
-  const fit = { epochs: 4, lr: 1e-2, batchSize: 8, beta: 1, nllCoef: 0, seed: 0 };
-  trainDesignCritic(critic, critic, pairs, { ...spec, ...fit });
+  const config = DesignCriticConfig.parse({
+    ...spec,
+    epochs: 4,
+    lr: 1e-2,
+    batchSize: 8,
+    beta: 1,
+    nllCoef: 0,
+  });
+  await trainDesignCritic(critic, critic, pairs, config, { tag: "critic" });
   // A mono reference was never seen: agreeing with it must still score higher than either alternative.
   const [agree, ...disagree] = scoreDesignTurns(critic, critic, [
     turn(mono, mono),

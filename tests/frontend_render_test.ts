@@ -8,14 +8,14 @@ import {
   type RenderResult,
   type RgbImage,
   VIEWPORT_WIDTH,
-} from "../lib/frontend/render.ts";
+} from "../lib/colbench/frontend/render.ts";
 import {
   blackImage,
   builtinSimilarity,
   ClipSimilarity,
   winOutcomes,
   winRate,
-} from "../lib/frontend/similarity.ts";
+} from "../lib/colbench/frontend/similarity.ts";
 
 // Puppeteer keeps websocket and timer resources across tests by design (one browser per renderer).
 const opts = { sanitizeOps: false, sanitizeResources: false };

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { playDesignEpisode } from "../lib/frontend/episode.ts";
-import { MediocreDesigner } from "../lib/frontend/mediocre_designer.ts";
-import { OracleDesigner } from "../lib/frontend/oracle_designer.ts";
-import { PageRenderer } from "../lib/frontend/render.ts";
-import { type ReferenceCache, scorePages } from "../lib/frontend/score.ts";
-import { blackImage, builtinSimilarity } from "../lib/frontend/similarity.ts";
-import { loadPageSplit } from "../lib/frontend/splits.ts";
+import { playDesignEpisode } from "../lib/colbench/frontend/episode.ts";
+import { MediocreDesigner } from "../lib/colbench/frontend/mediocre_designer.ts";
+import { OracleDesigner } from "../lib/colbench/frontend/oracle_designer.ts";
+import { PageRenderer } from "../lib/colbench/frontend/render.ts";
+import { type ReferenceCache, scorePages } from "../lib/colbench/frontend/score.ts";
+import { blackImage, builtinSimilarity } from "../lib/colbench/frontend/similarity.ts";
+import { loadPageSplit } from "../lib/colbench/frontend/splits.ts";
 
 Deno.test("visual reward: the oracle scores 1, the mediocre first page less, feedback rounds raise it", async () => {
   const tasks = (await loadPageSplit("test")).slice(0, 12);

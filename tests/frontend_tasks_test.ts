@@ -5,17 +5,27 @@ import {
   type PageDesign,
   PageDesign as PageDesignSchema,
   type Section,
-} from "../lib/frontend/design.ts";
-import { describeDifferences, diffDesigns, editDistance } from "../lib/frontend/differences.ts";
-import { applyFeedback, parseFeedback, splitFeedback } from "../lib/frontend/feedback.ts";
-import { generatePageSplit, generatePageTask, PAGE_LINES, PAGES_SEED } from "../lib/frontend/generate.ts";
-import { MediocreDesigner } from "../lib/frontend/mediocre_designer.ts";
-import { OracleDesigner } from "../lib/frontend/oracle_designer.ts";
-import { colourHex, COLOURS, findColour, HUES } from "../lib/frontend/palette.ts";
-import { renderDesign } from "../lib/frontend/render_design.ts";
-import { loadPageSplit, PAGE_SPLITS_DIR, writePageSplits } from "../lib/frontend/splits.ts";
-import { THEMES } from "../lib/frontend/themes.ts";
-import { pageDocument, STYLE_ID, UTILITY_CLASSES, UTILITY_CSS } from "../lib/frontend/utility_css.ts";
+} from "../lib/colbench/frontend/design.ts";
+import { describeDifferences, diffDesigns, editDistance } from "../lib/colbench/frontend/differences.ts";
+import { applyFeedback, parseFeedback, splitFeedback } from "../lib/colbench/frontend/feedback.ts";
+import {
+  generatePageSplit,
+  generatePageTask,
+  PAGE_LINES,
+  PAGES_SEED,
+} from "../lib/colbench/frontend/generate.ts";
+import { MediocreDesigner } from "../lib/colbench/frontend/mediocre_designer.ts";
+import { OracleDesigner } from "../lib/colbench/frontend/oracle_designer.ts";
+import { colourHex, COLOURS, findColour, HUES } from "../lib/colbench/frontend/palette.ts";
+import { renderDesign } from "../lib/colbench/frontend/render_design.ts";
+import { loadPageSplit, PAGE_SPLITS_DIR, writePageSplits } from "../lib/colbench/frontend/splits.ts";
+import { THEMES } from "../lib/colbench/frontend/themes.ts";
+import {
+  pageDocument,
+  STYLE_ID,
+  UTILITY_CLASSES,
+  UTILITY_CSS,
+} from "../lib/colbench/frontend/utility_css.ts";
 
 const shipped = { test: await loadPageSplit("test"), train: await loadPageSplit("train") };
 const all = [...shipped.test, ...shipped.train];

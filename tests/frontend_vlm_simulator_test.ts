@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { NO_RESPONSE } from "../lib/llm/endpoint.ts";
-import { episodeSeed } from "../lib/llm/seed.ts";
-import { DEFAULT_DESIGN_SIMULATOR_PROMPT, OpenAIDesignSimulator } from "../lib/frontend/vlm_simulator.ts";
+import { episodeSeed } from "../lib/util/seed.ts";
+import { DEFAULT_DESIGN_SIMULATOR_PROMPT, OpenAIDesignSimulator } from "../lib/llm/vlm_simulator.ts";
 import { completionResponse, errorResponse, fake } from "./fake_openai.ts";
 
 const agentPng = new Uint8Array([137, 80, 78, 71, 1, 2, 3]);

@@ -4,7 +4,7 @@
  * seconds to load.
  */
 import assert from "node:assert/strict";
-import { PythonHarness, type ScoreJob } from "../lib/colbench/harness/harness.ts";
+import { PythonHarness, type ScoreJob } from "../lib/colbench/backend/harness/harness.ts";
 
 const GT = "def f(x):\n    return 2 * x\n";
 const TESTS = { t1: "f(1)", t2: "f(2)", t3: "f(-3)", t4: "f(10)" };

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { DataError, readJsonl, streamJsonl, writeJsonl } from "../lib/util/jsonl.ts";
-import { BackendTask, Trajectory } from "../lib/colbench/schema.ts";
+import { BackendTask, Trajectory } from "../lib/colbench/backend/schema.ts";
 
 const task = {
   problem_description: "Help. The signature of the function is: def f(x)",

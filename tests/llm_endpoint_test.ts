@@ -6,7 +6,7 @@ import { NO_RESPONSE } from "../lib/llm/endpoint.ts";
 import { Limiter } from "../lib/llm/limiter.ts";
 import { fillTemplate, loadPrompt, sha256Hex } from "../lib/llm/prompt.ts";
 import { backoffDelay, classifyFailure, RetriesExhaustedError, withRetries } from "../lib/llm/retry.ts";
-import { episodeRng, episodeSeed } from "../lib/llm/seed.ts";
+import { episodeRng, episodeSeed } from "../lib/util/seed.ts";
 import { OpenAISimulator, renderDialogue, simulatorMessages } from "../lib/llm/simulator.ts";
 import { parseOpenAISpec } from "../lib/llm/spec.ts";
 import { hashString, Rng } from "../lib/util/rng.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { PythonHarness } from "../lib/colbench/harness/harness.ts";
-import { loadSplit } from "../lib/colbench/splits.ts";
+import { PythonHarness } from "../lib/colbench/backend/harness/harness.ts";
+import { loadSplit } from "../lib/colbench/backend/splits.ts";
 import { OpenAIAgent } from "../lib/llm/agent.ts";
 import { DEFAULT_AGENT_PROMPT, DEFAULT_SIMULATOR_PROMPT } from "../lib/llm/config.ts";
 import { sha256Hex } from "../lib/llm/prompt.ts";

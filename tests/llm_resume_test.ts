@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import type { Agent, AgentAction, AgentObservation } from "../lib/agents/agent.ts";
-import { MediocreAgent } from "../lib/agents/mediocre.ts";
-import { PythonHarness } from "../lib/colbench/harness/harness.ts";
-import { ScriptedSimulator } from "../lib/colbench/simulator.ts";
-import { loadSplit } from "../lib/colbench/splits.ts";
+import type { Agent, AgentAction, AgentObservation } from "../lib/colbench/agent.ts";
+import { MediocreAgent } from "../lib/colbench/backend/mediocre.ts";
+import { PythonHarness } from "../lib/colbench/backend/harness/harness.ts";
+import { ScriptedSimulator } from "../lib/colbench/backend/simulator.ts";
+import { loadSplit } from "../lib/colbench/backend/splits.ts";
 import { evaluateResumable, partialPathFor, type ResumableOptions, runIdOf } from "../lib/llm/resumable.ts";
 import { readJsonl, writeJsonl } from "../lib/util/jsonl.ts";
-import { Trajectory } from "../lib/colbench/schema.ts";
+import { Trajectory } from "../lib/colbench/backend/schema.ts";
 
 const tasks = (await loadSplit("test")).slice(0, 10);
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import * as tf from "@tensorflow/tfjs";
-import type { AgentObservation } from "../lib/agents/agent.ts";
+import type { AgentObservation } from "../lib/colbench/agent.ts";
 import { PolicyAgent } from "../lib/agents/policy.ts";
-import { episodeSeed } from "../lib/llm/seed.ts";
+import { episodeSeed } from "../lib/util/seed.ts";
 import { selectBackend } from "../lib/nn/backend.ts";
 import { fittedPromptIds } from "../lib/nn/chat.ts";
 import { modelConfig } from "../lib/nn/config.ts";

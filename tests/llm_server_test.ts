@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import * as tf from "@tensorflow/tfjs";
 import OpenAI from "openai";
-import { BASE_POLICY_DIR } from "../lib/agents/mod.ts";
+import { BASE_POLICY_DIR } from "../lib/llm/agents.ts";
 import { PolicyAgent } from "../lib/agents/policy.ts";
-import { loadSplit } from "../lib/colbench/splits.ts";
+import { loadSplit } from "../lib/colbench/backend/splits.ts";
 import { startServer } from "../lib/llm/server.ts";
-import { episodeSeed } from "../lib/llm/seed.ts";
+import { episodeSeed } from "../lib/util/seed.ts";
 import { selectBackend } from "../lib/nn/backend.ts";
 import { fittedPromptIds } from "../lib/nn/chat.ts";
 import { loadPretrained } from "../lib/nn/pretrained.ts";

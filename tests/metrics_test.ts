@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { bestOfK, bootstrapMean, formatEstimate, passHatK, summarize } from "../lib/colbench/metrics.ts";
+import { bestOfK, passHatK, summarize } from "../lib/colbench/backend/metrics.ts";
+import { bootstrapMean, formatEstimate } from "../lib/util/stats.ts";
 
 Deno.test("metrics: tests passed and success rate by hand", () => {
   const s = summarize([1, 0.4, 0, 1, 0.6]);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import * as tf from "@tensorflow/tfjs";
-import type { DialogueTurn } from "../lib/colbench/schema.ts";
+import type { DialogueTurn } from "../lib/colbench/backend/schema.ts";
 import { selectBackend } from "../lib/nn/backend.ts";
 import { modelConfig } from "../lib/nn/config.ts";
 import { Transformer } from "../lib/nn/model.ts";

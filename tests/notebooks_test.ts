@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { display, figureBundle, jupyter, tableBundle } from "../lib/report/display.ts";
+import { display, figureBundle, tableBundle } from "../lib/report/display.ts";
+import { jupyter } from "../lib/util/jupyter.ts";
 
 interface Output {
   output_type: string;

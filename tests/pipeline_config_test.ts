@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { claimRunFolder, evaluationTasks } from "../lib/pipeline/ablate.ts";
 import { ABLATE_PRESETS, AblateConfig, VALIDATION_START } from "../lib/pipeline/config.ts";
-import { loadSplit } from "../lib/colbench/splits.ts";
+import { loadSplit } from "../lib/colbench/backend/splits.ts";
 
 Deno.test("config: the validation split is train tasks no rollout of the config reaches", async () => {
   const config = AblateConfig.parse({ ...ABLATE_PRESETS.small, evalSplit: "validation" });

@@ -5,7 +5,7 @@ import { ABLATE_PRESETS, AblateConfig, METHODS } from "../lib/pipeline/config.ts
 import { reportHtml } from "../lib/pipeline/report.ts";
 import { CandidateRow, RankRow, stageTimings } from "../lib/pipeline/stages.ts";
 import { readJsonl } from "../lib/util/jsonl.ts";
-import { Trajectory } from "../lib/colbench/schema.ts";
+import { Trajectory } from "../lib/colbench/backend/schema.ts";
 
 await selectBackend("wasm", { quiet: true });
 

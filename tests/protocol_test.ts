@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ANSWER_MARKER, answerOf, processResponse } from "../lib/colbench/protocol.ts";
+import { ANSWER_MARKER, answerOf, processResponse } from "../lib/colbench/backend/protocol.ts";
 
 Deno.test("protocol: OUTPUT: rule keeps the text after the first marker and cuts before a second", () => {
   assert.deepEqual(processResponse("plain"), { content: "plain", output: "plain" });

@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
-import { fromReleased, ImportedMeta, importReleased, toReleased } from "../lib/colbench/convert.ts";
-import { scoreTrajectories } from "../lib/colbench/evaluate.ts";
-import { PythonHarness } from "../lib/colbench/harness/harness.ts";
+import { fromReleased, ImportedMeta, importReleased, toReleased } from "../lib/colbench/backend/convert.ts";
+import { scoreTrajectories } from "../lib/colbench/backend/evaluate.ts";
+import { PythonHarness } from "../lib/colbench/backend/harness/harness.ts";
 import {
   RELEASED_TEST_ROWS,
   releasedSplit,
   streamReleasedTasks,
   streamReleasedTrajectories,
-} from "../lib/colbench/released.ts";
-import { Trajectory } from "../lib/colbench/schema.ts";
+} from "../lib/colbench/backend/released.ts";
+import { Trajectory } from "../lib/colbench/backend/schema.ts";
 import { criticPairs } from "../lib/rl/pairs.ts";
 import { DataError } from "../lib/util/jsonl.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Trajectory } from "../lib/colbench/schema.ts";
+import type { Trajectory } from "../lib/colbench/backend/schema.ts";
 import { criticPairs, gapPairs, topBottomPairs } from "../lib/rl/pairs.ts";
 import { Rng } from "../lib/util/rng.ts";
 

@@ -4,7 +4,7 @@ import { Transformer } from "../lib/nn/model.ts";
 import { Tokenizer } from "../lib/nn/tokenizer.ts";
 import { SftConfig, sftExamples, trainSft } from "../lib/rl/sft.ts";
 import { selectBackend } from "../lib/nn/backend.ts";
-import type { DialogueTurn } from "../lib/colbench/schema.ts";
+import type { DialogueTurn } from "../lib/colbench/backend/schema.ts";
 
 await selectBackend("wasm", { quiet: true });
 

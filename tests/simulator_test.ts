@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { ScriptedSimulator } from "../lib/colbench/simulator.ts";
-import { familyByName } from "../lib/colbench/families/mod.ts";
-import type { BackendTask } from "../lib/colbench/schema.ts";
-import { USELESS_QUESTIONS } from "../lib/agents/questions.ts";
+import { ScriptedSimulator } from "../lib/colbench/backend/simulator.ts";
+import { familyByName } from "../lib/colbench/backend/families/mod.ts";
+import type { BackendTask } from "../lib/colbench/backend/schema.ts";
+import { USELESS_QUESTIONS } from "../lib/colbench/backend/questions.ts";
 import { fixtureTask, fixtureTasks } from "./fixtures.ts";
 
 function ask(sim: ScriptedSimulator, task: BackendTask, question: string, turn = 0): string {

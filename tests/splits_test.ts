@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { SHIPPED_SEED } from "../lib/colbench/generate.ts";
-import { PythonHarness } from "../lib/colbench/harness/harness.ts";
-import { loadSplit, SPLITS_DIR, writeSplits } from "../lib/colbench/splits.ts";
-import type { BackendTask } from "../lib/colbench/schema.ts";
+import { SHIPPED_SEED } from "../lib/colbench/backend/generate.ts";
+import { PythonHarness } from "../lib/colbench/backend/harness/harness.ts";
+import { loadSplit, SPLITS_DIR, writeSplits } from "../lib/colbench/backend/splits.ts";
+import type { BackendTask } from "../lib/colbench/backend/schema.ts";
 
 const shipped = { test: await loadSplit("test"), train: await loadSplit("train") };
 

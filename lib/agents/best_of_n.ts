@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Agent, AgentAction, AgentObservation } from "./agent.ts";
+import type { Agent, AgentAction, AgentObservation } from "../colbench/agent.ts";
 import type { PolicyAgent } from "./policy.ts";
 import type { Transformer } from "../nn/model.ts";
 import { type CriticVariant, scoreCandidates } from "../rl/critic.ts";

@@ -5,15 +5,15 @@
  *
  * @module
  */
-import type { Agent, AgentAction, AgentObservation } from "./agent.ts";
-import { ANSWER_MARKER } from "../colbench/protocol.ts";
+import type { Agent, AgentAction, AgentObservation } from "../colbench/agent.ts";
+import { ANSWER_MARKER } from "../colbench/backend/protocol.ts";
 import { fittedPromptIds } from "../nn/chat.ts";
 import type { Transformer } from "../nn/model.ts";
 import { generate, type GenerateResult } from "../nn/sample.ts";
 import type { Tokenizer } from "../nn/tokenizer.ts";
 import { hashString, Rng } from "../util/rng.ts";
-import { episodeRng, episodeSeed } from "../llm/seed.ts";
-import { taskKey } from "../colbench/schema.ts";
+import { episodeRng, episodeSeed } from "../util/seed.ts";
+import { taskKey } from "../colbench/backend/schema.ts";
 
 /** Sampling settings of a {@link PolicyAgent}. */
 export interface PolicyOptions {
@@ -39,7 +39,7 @@ export interface PolicyOptions {
    * How samples are seeded. `"batch"` (default): one generator derived from the seed, the name, the turn
    * and every task id of the batch, decoded together (fast; a sample depends on the batch it was in).
    * `"episode"`: each observation is decoded on its own with `Rng.derive(seed, turn, hashString(taskKey))`
-   * (`episodeSeed` in lib/llm/seed.ts), so a sample depends only on its own episode and equals what the
+   * (`episodeSeed` in lib/util/seed.ts), so a sample depends only on its own episode and equals what the
    * kit's OpenAI-compatible server returns for a request carrying that seed.
    */
   seeding?: "batch" | "episode";

@@ -1,5 +1,5 @@
 /**
- * Pages from decisions: how the learned designer's decisions (lib/frontend/actions.ts) become a page in
+ * Pages from decisions: how the learned designer's decisions (lib/colbench/frontend/actions.ts) become a page in
  * its first round and how it revises the page after feedback, for whatever chooses the decisions (a
  * policy's sampled table, a replay of recorded ones). Each decision is recorded with the reference's
  * view of it (`info`), computed from the task's hidden design for the critic; choosers never see it.
@@ -21,21 +21,21 @@ import {
   schemeOf,
   typeIndex,
   valueIndex,
-} from "./actions.ts";
+} from "../colbench/frontend/actions.ts";
 import {
   normalizeSection,
   type PageDesign,
   type Section,
   SECTION_KINDS,
   type SectionKind,
-} from "./design.ts";
-import type { Designer } from "./designer.ts";
-import { editDistance } from "./differences.ts";
-import { applyEdit, parseFeedback } from "./feedback.ts";
-import { adjustCount, recogniseTheme, stockSection } from "./mediocre_designer.ts";
-import type { Hue } from "./palette.ts";
-import type { FrontendTask } from "./task.ts";
-import type { Theme } from "./themes.ts";
+} from "../colbench/frontend/design.ts";
+import type { Designer } from "../colbench/frontend/designer.ts";
+import { editDistance } from "../colbench/frontend/differences.ts";
+import { applyEdit, parseFeedback } from "../colbench/frontend/feedback.ts";
+import { adjustCount, recogniseTheme, stockSection } from "../colbench/frontend/mediocre_designer.ts";
+import type { Hue } from "../colbench/frontend/palette.ts";
+import type { FrontendTask } from "../colbench/frontend/task.ts";
+import type { Theme } from "../colbench/frontend/themes.ts";
 import { Rng } from "../util/rng.ts";
 
 /** Chooses the value (bare, e.g. `P-700`, `yes`) of the decision type `type`. */
@@ -118,7 +118,7 @@ export interface DecidedPage {
  * @example
  * ```ts
  * import { firstPage } from "./policy_designer.ts";
- * import { generatePageTask } from "./generate.ts";
+ * import { generatePageTask } from "../colbench/frontend/generate.ts";
  * const task = generatePageTask({ split: "test", seed: 2026 }, 0);
  * const page = firstPage(task, () => "yes"); // throws: "yes" is not a font
  * ```
@@ -179,7 +179,7 @@ export function revisedPage(
  * @example
  * ```ts
  * import { DecidingDesigner } from "./policy_designer.ts";
- * import { playDesignEpisode } from "./episode.ts";
+ * import { playDesignEpisode } from "../colbench/frontend/episode.ts";
  * ```
  */
 export class DecidingDesigner implements Designer {
@@ -208,7 +208,7 @@ export class DecidingDesigner implements Designer {
  * @example
  * ```ts
  * import { firstPage, replayChooser } from "./policy_designer.ts";
- * import { generatePageTask } from "./generate.ts";
+ * import { generatePageTask } from "../colbench/frontend/generate.ts";
  * const task = generatePageTask({ split: "train", seed: 2026 }, 0);
  * const page = firstPage(task, replayChooser(task.design, ["blue", "teal"]));
  * page.design.sections.length === task.design.sections.length; // true

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { PythonHarness, type ScoreJob } from "../colbench/harness/harness.ts";
+import { PythonHarness, type ScoreJob } from "../colbench/backend/harness/harness.ts";
 import { Rng } from "../util/rng.ts";
 
 interface Template {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { PageRenderer } from "../frontend/render.ts";
+import { PageRenderer } from "../colbench/frontend/render.ts";
 import { Rng } from "../util/rng.ts";
 
 /**

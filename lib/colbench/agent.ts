@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { BackendTask, DialogueTurn } from "../colbench/schema.ts";
+import type { BackendTask, DialogueTurn } from "./backend/schema.ts";
 
 /** What an agent sees before its turn in one episode. */
 export interface AgentObservation {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { agentTurnIndices, type Trajectory } from "../colbench/schema.ts";
+import { agentTurnIndices, type Trajectory } from "../colbench/backend/schema.ts";
 import type { CandidateRow, RankRow } from "../pipeline/stages.ts";
 import { statePairs } from "../rl/pairs.ts";
 

@@ -12,7 +12,7 @@
  * @module
  */
 import { z } from "zod";
-import type { Trajectory } from "../colbench/schema.ts";
+import type { Trajectory } from "../colbench/backend/schema.ts";
 import { criticPairs } from "../rl/pairs.ts";
 import { openrlhfActorRows, openrlhfCriticRows, OpenRlhfPreference } from "./openrlhf.ts";
 import { readRunActorPairs, readRunRollouts } from "./run.ts";
@@ -109,7 +109,7 @@ export class ExportRequestError extends Error {
  * @example
  * ```ts
  * import { exportRows } from "./dataset.ts";
- * import { importReleased } from "../colbench/convert.ts";
+ * import { importReleased } from "../colbench/backend/convert.ts";
  * const trajectories = await Array.fromAsync(importReleased("data/fixtures/released_trajectories.jsonl"));
  * const { rows } = await exportRows({ format: "trl", what: "critic", source: { trajectories } });
  * ```

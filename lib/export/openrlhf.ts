@@ -18,7 +18,7 @@
  */
 import { z } from "zod";
 import type { TrajectoryPair } from "../rl/pairs.ts";
-import { agentTurnIndices, type Trajectory } from "../colbench/schema.ts";
+import { agentTurnIndices, type Trajectory } from "../colbench/backend/schema.ts";
 import { validate } from "../util/jsonl.ts";
 import type { ActorPair } from "./actor_pairs.ts";
 import { LLAMA3 } from "./llama3.ts";

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { AGENT_SYSTEM_PROMPT } from "../colbench/protocol.ts";
-import type { Trajectory } from "../colbench/schema.ts";
+import { AGENT_SYSTEM_PROMPT } from "../colbench/backend/protocol.ts";
+import type { Trajectory } from "../colbench/backend/schema.ts";
 import { isLlama3Prompt, llama3Chat, llama3SystemPrompt } from "./llama3.ts";
 import { chatMessages } from "../llm/messages.ts";
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { BackendTask } from "../colbench/schema.ts";
+import type { BackendTask } from "../colbench/backend/schema.ts";
 
 /**
  * `In light that the final answer is: {ground_truth}.`, the reference code untouched.

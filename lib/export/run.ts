@@ -8,7 +8,7 @@
  */
 import { AblateConfig } from "../pipeline/config.ts";
 import { CandidateRow, RankRow } from "../pipeline/stages.ts";
-import { Trajectory } from "../colbench/schema.ts";
+import { Trajectory } from "../colbench/backend/schema.ts";
 import { DataError, readJson, readJsonl } from "../util/jsonl.ts";
 import { type ActorPair, actorPairs } from "./actor_pairs.ts";
 

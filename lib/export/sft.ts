@@ -8,7 +8,7 @@
  * @module
  */
 import { z } from "zod";
-import type { Trajectory } from "../colbench/schema.ts";
+import type { Trajectory } from "../colbench/backend/schema.ts";
 import { validate } from "../util/jsonl.ts";
 import { ChatMessage, chatMessages } from "../llm/messages.ts";
 import { systemPromptOf } from "./prompts.ts";

@@ -11,14 +11,14 @@
  *
  * @module
  */
-import type { Agent, AgentAction, AgentObservation } from "../agents/agent.ts";
-import { renderTranscript } from "../colbench/protocol.ts";
-import { taskKey } from "../colbench/schema.ts";
+import type { Agent, AgentAction, AgentObservation } from "../colbench/agent.ts";
+import { renderTranscript } from "../colbench/backend/protocol.ts";
+import { taskKey } from "../colbench/backend/schema.ts";
 import { OpenAIAgentConfig } from "./config.ts";
 import { ChatEndpoint, type EndpointHooks } from "./endpoint.ts";
 import { chatMessages } from "./messages.ts";
 import { loadPrompt, type PromptFile } from "./prompt.ts";
-import { episodeSeed } from "./seed.ts";
+import { episodeSeed } from "../util/seed.ts";
 
 /**
  * The OpenAI-compatible agent.

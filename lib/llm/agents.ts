@@ -5,24 +5,24 @@
  *
  * @module
  */
-import type { Agent } from "./agent.ts";
-import { MediocreAgent } from "./mediocre.ts";
-import { OracleAgent } from "./oracle.ts";
-import { PolicyAgent, type PolicyOptions } from "./policy.ts";
-import { SingleTurnAgent } from "./single_turn.ts";
+import type { Agent } from "../colbench/agent.ts";
+import { MediocreAgent } from "../colbench/backend/mediocre.ts";
+import { OracleAgent } from "../colbench/backend/oracle.ts";
+import { PolicyAgent, type PolicyOptions } from "../agents/policy.ts";
+import { SingleTurnAgent } from "../colbench/backend/single_turn.ts";
 import { loadPretrained } from "../nn/pretrained.ts";
 import { selectBackend } from "../nn/backend.ts";
-import { OpenAIAgent } from "../llm/agent.ts";
-import type { OpenAIAgentConfig } from "../llm/config.ts";
-import type { EndpointHooks } from "../llm/endpoint.ts";
-import { isOpenAISpec, parseOpenAISpec } from "../llm/spec.ts";
+import { OpenAIAgent } from "./agent.ts";
+import type { OpenAIAgentConfig } from "./config.ts";
+import type { EndpointHooks } from "./endpoint.ts";
+import { isOpenAISpec, parseOpenAISpec } from "./spec.ts";
 
 /**
  * The scripted calibration agents.
  *
  * @example
  * ```ts
- * import { SCRIPTED_AGENTS } from "./mod.ts";
+ * import { SCRIPTED_AGENTS } from "./agents.ts";
  * const names = Object.keys(SCRIPTED_AGENTS); // ["oracle", "mediocre", "single-turn"]
  * ```
  */
@@ -43,7 +43,7 @@ export const BASE_POLICY_DIR = new URL("../../data/policy/base", import.meta.url
  *
  * @example
  * ```ts
- * import { agentByName } from "./mod.ts";
+ * import { agentByName } from "./agents.ts";
  * const agent = agentByName("oracle", 0);
  * ```
  */
@@ -66,7 +66,7 @@ export function agentByName(name: string, seed: number): Agent {
  *
  * @example
  * ```ts
- * import { createAgent } from "./mod.ts";
+ * import { createAgent } from "./agents.ts";
  * const agent = await createAgent("policy", 0, { temperature: 1 });
  * const remote = await createAgent("openai:base@http://127.0.0.1:8000/v1", 0, {}, { concurrency: 4 });
  * ```

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type { Agent } from "../agents/agent.ts";
+import type { Agent } from "../colbench/agent.ts";
 import { PolicyAgent } from "../agents/policy.ts";
-import { type HumanSimulator, ScriptedSimulator } from "../colbench/simulator.ts";
+import { type HumanSimulator, ScriptedSimulator } from "../colbench/backend/simulator.ts";
 
 /** Something that can describe itself for the record (the OpenAI agent and simulator). */
 interface SelfDescribing {
@@ -23,7 +23,7 @@ function selfDescribing(x: unknown): x is SelfDescribing {
  * @example
  * ```ts
  * import { describeParticipant } from "./describe.ts";
- * import { ScriptedSimulator } from "../colbench/simulator.ts";
+ * import { ScriptedSimulator } from "../colbench/backend/simulator.ts";
  * describeParticipant(new ScriptedSimulator(0)); // { kind: "scripted", name: "scripted", seed: 0 }
  * ```
  */

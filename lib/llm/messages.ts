@@ -7,7 +7,7 @@
  * @module
  */
 import { z } from "zod";
-import type { DialogueTurn } from "../colbench/schema.ts";
+import type { DialogueTurn } from "../colbench/backend/schema.ts";
 
 /**
  * One chat message; the shape of TRL's conversational datasets, OpenRLHF's `--apply_chat_template`

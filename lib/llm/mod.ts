@@ -24,7 +24,7 @@ export * from "./messages.ts";
 export * from "./prompt.ts";
 export * from "./resumable.ts";
 export * from "./retry.ts";
-export * from "./seed.ts";
+export * from "../util/seed.ts";
 export * from "./server.ts";
 export * from "./simulator.ts";
 export * from "./simulators.ts";

@@ -12,12 +12,12 @@
  * @module
  */
 import { z } from "zod";
-import type { Agent } from "../agents/agent.ts";
-import { runEpisodes } from "../colbench/episode.ts";
-import { scoreTrajectories } from "../colbench/evaluate.ts";
-import type { HarnessMode, PythonHarness } from "../colbench/harness/harness.ts";
-import { type BackendTask, taskKey, Trajectory } from "../colbench/schema.ts";
-import type { HumanSimulator } from "../colbench/simulator.ts";
+import type { Agent } from "../colbench/agent.ts";
+import { runEpisodes } from "../colbench/backend/episode.ts";
+import { scoreTrajectories } from "../colbench/backend/evaluate.ts";
+import type { HarnessMode, PythonHarness } from "../colbench/backend/harness/harness.ts";
+import { type BackendTask, taskKey, Trajectory } from "../colbench/backend/schema.ts";
+import type { HumanSimulator } from "../colbench/backend/simulator.ts";
 import { readJsonl, writeJsonl } from "../util/jsonl.ts";
 import { sha256Hex } from "./prompt.ts";
 
@@ -141,10 +141,10 @@ function matchRows(
  * @example
  * ```ts
  * import { evaluateResumable, partialPathFor, runIdOf } from "./resumable.ts";
- * import { OracleAgent } from "../agents/oracle.ts";
- * import { ScriptedSimulator } from "../colbench/simulator.ts";
- * import { PythonHarness } from "../colbench/harness/harness.ts";
- * import { loadSplit } from "../colbench/splits.ts";
+ * import { OracleAgent } from "../colbench/backend/oracle.ts";
+ * import { ScriptedSimulator } from "../colbench/backend/simulator.ts";
+ * import { PythonHarness } from "../colbench/backend/harness/harness.ts";
+ * import { loadSplit } from "../colbench/backend/splits.ts";
  * const tasks = (await loadSplit("test")).slice(0, 20);
  * const harness = await PythonHarness.create();
  * const runId = await runIdOf({ agent: "oracle", simulator: "scripted", seed: 0 });

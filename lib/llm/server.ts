@@ -20,8 +20,8 @@ import { fittedPromptIds } from "../nn/chat.ts";
 import type { Transformer } from "../nn/model.ts";
 import { sampleTurns } from "../agents/policy.ts";
 import type { Tokenizer } from "../nn/tokenizer.ts";
-import type { DialogueTurn } from "../colbench/schema.ts";
-import { episodeRng } from "./seed.ts";
+import type { DialogueTurn } from "../colbench/backend/schema.ts";
+import { episodeRng } from "../util/seed.ts";
 import { ChatCompletionBody, errorBody, type WireMessage } from "./wire.ts";
 
 /** Options of {@link startServer}. */

@@ -7,13 +7,13 @@
  *
  * @module
  */
-import { type DialogueTurn, taskKey } from "../colbench/schema.ts";
-import type { HumanSimulator, SimulatorRequest } from "../colbench/simulator.ts";
+import { type DialogueTurn, taskKey } from "../colbench/backend/schema.ts";
+import type { HumanSimulator, SimulatorRequest } from "../colbench/backend/simulator.ts";
 import { OpenAISimulatorConfig } from "./config.ts";
 import { ChatEndpoint, type EndpointHooks } from "./endpoint.ts";
 import type { ChatMessage } from "./messages.ts";
 import { fillTemplate, loadPrompt, type PromptFile } from "./prompt.ts";
-import { episodeSeed } from "./seed.ts";
+import { episodeSeed } from "../util/seed.ts";
 
 /**
  * Placeholders a simulator template must contain.

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type HumanSimulator, ScriptedSimulator } from "../colbench/simulator.ts";
+import { type HumanSimulator, ScriptedSimulator } from "../colbench/backend/simulator.ts";
 import type { OpenAISimulatorConfig } from "./config.ts";
 import type { EndpointHooks } from "./endpoint.ts";
 import { OpenAISimulator } from "./simulator.ts";

@@ -10,11 +10,11 @@
  */
 import { Buffer } from "node:buffer";
 import { z } from "zod";
-import { EndpointConfig } from "../llm/config.ts";
-import { ChatEndpoint, type EndpointHooks } from "../llm/endpoint.ts";
-import type { ContentPart, VisionMessage } from "../llm/messages.ts";
-import { loadPrompt, type PromptFile } from "../llm/prompt.ts";
-import { episodeSeed } from "../llm/seed.ts";
+import { EndpointConfig } from "./config.ts";
+import { ChatEndpoint, type EndpointHooks } from "./endpoint.ts";
+import type { ContentPart, VisionMessage } from "./messages.ts";
+import { loadPrompt, type PromptFile } from "./prompt.ts";
+import { episodeSeed } from "../util/seed.ts";
 
 /** The default instructions, our own wording of the paper's. */
 export const DEFAULT_DESIGN_SIMULATOR_PROMPT =

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { DialogueTurn } from "../colbench/schema.ts";
+import type { DialogueTurn } from "../colbench/backend/schema.ts";
 import type { Tokenizer } from "./tokenizer.ts";
 
 /** A tokenized dialogue with the agent turn of every token (-1 outside agent turns). */

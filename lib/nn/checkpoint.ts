@@ -9,18 +9,28 @@
  * @module
  */
 import { z } from "zod";
-import { readJson, validate } from "../util/jsonl.ts";
+import { readJson, validate, writeFolderAtomic } from "../util/jsonl.ts";
 import type { BackendInfo } from "./backend.ts";
 import { ModelConfig } from "./config.ts";
 import { type NamedWeight, Transformer } from "./model.ts";
 import type { AdamState } from "./optim.ts";
 
-const TensorEntry = z.object({
+/** One array in a `.bin` file: its name, shape and offset. */
+export const TensorEntry = z.object({
   name: z.string(),
   shape: z.array(z.number().int().min(0)),
   /** Offset in float32 elements from the start of the file. */
   offset: z.number().int().min(0),
 });
+
+/** Where Adam's step and moments lie in `optimizer.bin`. */
+export const OptimizerManifest = z.object({
+  step: z.number().int().min(0),
+  m: z.array(TensorEntry),
+  v: z.array(TensorEntry),
+});
+/** Where Adam's step and moments lie in `optimizer.bin`. */
+export type OptimizerManifest = z.output<typeof OptimizerManifest>;
 
 /**
  * The schema of `checkpoint.json`.
@@ -41,11 +51,7 @@ export const CheckpointMeta = z.object({
   backend: z.record(z.string(), z.unknown()).describe("tfjs backend info of the run that saved it"),
   savedAt: z.string().describe("ISO time of saving"),
   weights: z.array(TensorEntry).describe("manifest of weights.bin"),
-  optimizer: z.object({
-    step: z.number().int().min(0),
-    m: z.array(TensorEntry),
-    v: z.array(TensorEntry),
-  }).optional().describe("manifest of optimizer.bin (Adam moments), when saved"),
+  optimizer: OptimizerManifest.optional().describe("manifest of optimizer.bin (Adam moments), when saved"),
 });
 /** Parsed `checkpoint.json`. */
 export type CheckpointMeta = z.output<typeof CheckpointMeta>;
@@ -63,7 +69,7 @@ export interface CheckpointInput {
 }
 
 /** Concatenates named arrays into one float32 buffer and its manifest. */
-function pack(
+export function packWeights(
   weights: readonly NamedWeight[],
 ): { bytes: Uint8Array; manifest: z.infer<typeof TensorEntry>[] } {
   const total = weights.reduce((n, w) => n + w.data.length, 0);
@@ -78,7 +84,11 @@ function pack(
   return { bytes: new Uint8Array(flat.buffer), manifest };
 }
 
-function unpack(bytes: Uint8Array, manifest: z.infer<typeof TensorEntry>[], file: string): NamedWeight[] {
+export function unpackWeights(
+  bytes: Uint8Array,
+  manifest: z.infer<typeof TensorEntry>[],
+  file: string,
+): NamedWeight[] {
   if (bytes.byteLength % 4 !== 0) throw new Error(`${file}: size ${bytes.byteLength} is not a multiple of 4`);
   const flat = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
   return manifest.map((e) => {
@@ -102,8 +112,7 @@ function unpack(bytes: Uint8Array, manifest: z.infer<typeof TensorEntry>[], file
  */
 export async function saveCheckpoint(dir: string, input: CheckpointInput): Promise<void> {
   const clean = dir.replace(/\/+$/, "");
-  const tmp = `${clean}.tmp-${crypto.randomUUID().slice(0, 8)}`;
-  const weights = pack(input.model.getWeights());
+  const weights = packWeights(input.model.getWeights());
   const meta: CheckpointMeta = {
     format: 1,
     config: input.model.config,
@@ -117,39 +126,41 @@ export async function saveCheckpoint(dir: string, input: CheckpointInput): Promi
     savedAt: new Date().toISOString(),
     weights: weights.manifest,
   };
-  try {
-    await Deno.mkdir(tmp, { recursive: true });
-    await Deno.writeFile(`${tmp}/weights.bin`, weights.bytes);
-    if (input.optimizer) {
-      const m = pack(input.optimizer.m), v = pack(input.optimizer.v);
-      const vOffset = m.bytes.byteLength / 4;
-      meta.optimizer = {
-        step: input.optimizer.step,
-        m: m.manifest,
-        v: v.manifest.map((e) => ({ ...e, offset: e.offset + vOffset })),
-      };
-      const both = new Uint8Array(m.bytes.byteLength + v.bytes.byteLength);
-      both.set(m.bytes, 0);
-      both.set(v.bytes, m.bytes.byteLength);
-      await Deno.writeFile(`${tmp}/optimizer.bin`, both);
-    }
-    validate(CheckpointMeta, meta, `${clean}/checkpoint.json`);
-    await Deno.writeTextFile(`${tmp}/checkpoint.json`, JSON.stringify(meta, null, 2) + "\n");
-    // Swap folders: the old one moves aside first, so `dir` is at every moment absent or complete.
-    const old = `${clean}.old-${crypto.randomUUID().slice(0, 8)}`;
-    let hadOld = false;
-    try {
-      await Deno.rename(clean, old);
-      hadOld = true;
-    } catch (e) {
-      if (!(e instanceof Deno.errors.NotFound)) throw e;
-    }
-    await Deno.rename(tmp, clean);
-    if (hadOld) await Deno.remove(old, { recursive: true });
-  } catch (e) {
-    await Deno.remove(tmp, { recursive: true }).catch(() => {});
-    throw e;
+  const files: Record<string, string | Uint8Array> = { "weights.bin": weights.bytes };
+  if (input.optimizer) {
+    const { bytes, manifest } = packOptimizer(input.optimizer);
+    meta.optimizer = manifest;
+    files["optimizer.bin"] = bytes;
   }
+  validate(CheckpointMeta, meta, `${clean}/checkpoint.json`);
+  files["checkpoint.json"] = JSON.stringify(meta, null, 2) + "\n";
+  await writeFolderAtomic(clean, files);
+}
+
+/** Adam's moments in one buffer (first moments, then second) and the manifest `checkpoint.json` keeps. */
+export function packOptimizer(state: AdamState): { bytes: Uint8Array; manifest: OptimizerManifest } {
+  const m = packWeights(state.m), v = packWeights(state.v);
+  const vOffset = m.bytes.byteLength / 4;
+  const bytes = new Uint8Array(m.bytes.byteLength + v.bytes.byteLength);
+  bytes.set(m.bytes, 0);
+  bytes.set(v.bytes, m.bytes.byteLength);
+  return {
+    bytes,
+    manifest: {
+      step: state.step,
+      m: m.manifest,
+      v: v.manifest.map((e) => ({ ...e, offset: e.offset + vOffset })),
+    },
+  };
+}
+
+/** Reads back what {@link packOptimizer} wrote. */
+export function unpackOptimizer(bytes: Uint8Array, manifest: OptimizerManifest, file: string): AdamState {
+  return {
+    step: manifest.step,
+    m: unpackWeights(bytes, manifest.m, file),
+    v: unpackWeights(bytes, manifest.v, file),
+  };
 }
 
 /** A loaded checkpoint. */
@@ -176,17 +187,17 @@ export async function loadCheckpoint(
 ): Promise<LoadedCheckpoint> {
   const clean = dir.replace(/\/+$/, "");
   const meta = await readJson(CheckpointMeta, `${clean}/checkpoint.json`);
-  const weights = unpack(await Deno.readFile(`${clean}/weights.bin`), meta.weights, `${clean}/weights.bin`);
+  const weights = unpackWeights(
+    await Deno.readFile(`${clean}/weights.bin`),
+    meta.weights,
+    `${clean}/weights.bin`,
+  );
   const model = new Transformer(meta.config, { weights, ...options });
   const out: LoadedCheckpoint = { model, meta };
   if (meta.optimizer) {
     const file = `${clean}/optimizer.bin`;
     const bytes = await Deno.readFile(file);
-    out.optimizer = {
-      step: meta.optimizer.step,
-      m: unpack(bytes, meta.optimizer.m, file),
-      v: unpack(bytes, meta.optimizer.v, file),
-    };
+    out.optimizer = unpackOptimizer(bytes, meta.optimizer, file);
   }
   return out;
 }

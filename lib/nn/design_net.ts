@@ -21,8 +21,15 @@
  */
 import * as tf from "@tensorflow/tfjs";
 import { z } from "zod";
-import { ALLOWED_VALUES, type Decision, DECISION_TYPES, INFO_SIZE, VALUES } from "./actions.ts";
-import { gatherRows, matmul, targetLogProbs } from "../nn/ops.ts";
+import {
+  ALLOWED_VALUES,
+  type Decision,
+  DECISION_TYPES,
+  INFO_SIZE,
+  VALUES,
+} from "../colbench/frontend/actions.ts";
+import { gatherRows, matmul, targetLogProbs } from "./ops.ts";
+import type { Trainable } from "./trainable.ts";
 import { readJson, validate, writeTextAtomic } from "../util/jsonl.ts";
 import { Rng } from "../util/rng.ts";
 
@@ -137,7 +144,7 @@ export function decisionRows(
  * net.dispose();
  * ```
  */
-export class DesignNet {
+export class DesignNet implements Trainable {
   readonly #vars: Record<string, tf.Variable>;
   readonly #wordIndex: Map<string, number>;
 
@@ -180,15 +187,15 @@ export class DesignNet {
         tf.variable(
           tf.tensor2d(data ?? new Float32Array(r * k), [r, k]),
           trainable,
-          `design-net/${crypto.randomUUID()}/${name}`,
+          `design-net/${name}#${crypto.randomUUID()}`,
         ),
       ]),
     );
     return new DesignNet(c, vars);
   }
 
-  /** The trainable variables. */
-  get variables(): tf.Variable[] {
+  /** The variables, in a fixed order (the {@link Trainable} interface of the training loop). */
+  variables(): tf.Variable[] {
     return Object.values(this.#vars);
   }
 
@@ -292,7 +299,7 @@ export class DesignNet {
     const vars = Object.fromEntries(
       Object.entries(this.#vars).map((
         [k, v],
-      ) => [k, tf.variable(v.clone(), trainable, `design-net/${crypto.randomUUID()}/${k}`)]),
+      ) => [k, tf.variable(v.clone(), trainable, `design-net/${k}#${crypto.randomUUID()}`)]),
     );
     return new DesignNet(this.config, vars);
   }

@@ -7,7 +7,7 @@
  */
 import * as tf from "@tensorflow/tfjs";
 import { Progress } from "../util/progress.ts";
-import type { Transformer } from "./model.ts";
+import type { Trainable } from "./trainable.ts";
 import { type Adam, clipByGlobalNorm } from "./optim.ts";
 
 /** Options of {@link trainStep}. */
@@ -53,11 +53,11 @@ export interface TrainStepResult {
  * const { loss, gradNorm } = trainStep(model, adam, micro, (m, b) => tf.neg(tf.mean(maskedLogProbs(m, b).mean)) as tf.Scalar, { lr: 1e-3 });
  * ```
  */
-export function trainStep<B>(
-  model: Transformer,
+export function trainStep<B, M extends Trainable>(
+  model: M,
   optimizer: Adam,
   microBatches: readonly B[],
-  lossFn: (model: Transformer, batch: B) => tf.Scalar,
+  lossFn: (model: M, batch: B) => tf.Scalar,
   options: TrainStepOptions<B>,
 ): TrainStepResult {
   if (microBatches.length === 0) throw new Error("trainStep: no micro-batches");
@@ -86,10 +86,10 @@ export function trainStep<B>(
  * tf.dispose(Object.values(grads));
  * ```
  */
-export function accumulateGradients<B>(
-  model: Transformer,
+export function accumulateGradients<B, M extends Trainable>(
+  model: M,
   microBatches: readonly B[],
-  lossFn: (model: Transformer, batch: B) => tf.Scalar,
+  lossFn: (model: M, batch: B) => tf.Scalar,
   weights: readonly number[],
   variables: tf.Variable[],
   { onMicroBatch }: Pick<TrainStepOptions<B>, "onMicroBatch"> = {},

@@ -6,10 +6,11 @@
  * @module
  */
 import { z } from "zod";
-import { PythonHarness } from "../colbench/harness/harness.ts";
-import { type Estimate, formatEstimate, summarize } from "../colbench/metrics.ts";
-import { type BackendTask, Trajectory } from "../colbench/schema.ts";
-import { loadSplit } from "../colbench/splits.ts";
+import { PythonHarness } from "../colbench/backend/harness/harness.ts";
+import { summarize } from "../colbench/backend/metrics.ts";
+import { type Estimate, formatEstimate } from "../util/stats.ts";
+import { type BackendTask, Trajectory } from "../colbench/backend/schema.ts";
+import { loadSplit } from "../colbench/backend/splits.ts";
 import { loadPretrained } from "../nn/pretrained.ts";
 import { readJson, readJsonl, writeJson } from "../util/jsonl.ts";
 import { tableMarkdown } from "../report/display.ts";

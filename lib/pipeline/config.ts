@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import { BASE_POLICY_DIR } from "../agents/mod.ts";
+import { BASE_POLICY_DIR } from "../llm/agents.ts";
 import { CriticVariant, RankingReference } from "../rl/critic.ts";
 
 /** The methods of the paper's Tables 2 and 3, as the kit names them. */

@@ -12,16 +12,22 @@ import {
   FRONTEND_VALIDATION_START,
   FrontendAblateConfig,
   type FrontendMethod,
-} from "./ablate_config.ts";
-import { basePolicy, designRollouts, evaluateDesigns, type FrontendRun, opponentScores } from "./pipeline.ts";
-import { PageRenderer } from "./render.ts";
-import type { ReferenceCache } from "./score.ts";
+} from "./frontend_config.ts";
+import {
+  basePolicy,
+  designRollouts,
+  evaluateDesigns,
+  type FrontendRun,
+  opponentScores,
+} from "./frontend_stages.ts";
+import { PageRenderer } from "../colbench/frontend/render.ts";
+import type { ReferenceCache } from "../colbench/frontend/score.ts";
 import { tableMarkdown } from "../report/display.ts";
-import { builtinSimilarity, winOutcomes, winRate } from "./similarity.ts";
-import { loadPageSplit } from "./splits.ts";
-import { bootstrapMean, type Estimate, formatEstimate, mean } from "../colbench/metrics.ts";
-import { claimRunFolder } from "../pipeline/ablate.ts";
-import { clearStaleLocks, offlineDir, stageTimings } from "../pipeline/stages.ts";
+import { builtinSimilarity, winOutcomes, winRate } from "../colbench/frontend/similarity.ts";
+import { loadPageSplit } from "../colbench/frontend/splits.ts";
+import { bootstrapMean, type Estimate, formatEstimate, mean } from "../util/stats.ts";
+import { claimRunFolder } from "./ablate.ts";
+import { clearStaleLocks, offlineDir, stageTimings } from "./stages.ts";
 import { writeJson } from "../util/jsonl.ts";
 
 /** One method's frontend results over all seeds. */
@@ -58,7 +64,7 @@ export interface FrontendResults {
  *
  * @example
  * ```ts ignore
- * import { FRONTEND_PRESETS, FrontendAblateConfig } from "./ablate_config.ts";
+ * import { FRONTEND_PRESETS, FrontendAblateConfig } from "./frontend_config.ts";
  * const results = await runFrontendAblation(FrontendAblateConfig.parse(FRONTEND_PRESETS.smoke), [0], "runs/fe");
  * ```
  */

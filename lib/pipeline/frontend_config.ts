@@ -6,8 +6,9 @@
  * @module
  */
 import { z } from "zod";
-import { DesignCriticConfig, DesignDpoConfig, DesignFitConfig } from "./train_design.ts";
-import { MAX_DESIGN_ROUNDS } from "./episode.ts";
+import { TrainConfig } from "../rl/loop.ts";
+import { DesignCriticConfig, DesignDpoConfig } from "../rl/train_design.ts";
+import { MAX_DESIGN_ROUNDS } from "../colbench/frontend/episode.ts";
 
 /** The methods of the paper's frontend columns, plus the critic ablations that are cheap here. */
 export const FRONTEND_METHODS = [
@@ -60,7 +61,7 @@ export const FRONTEND_CRITICS = {
 /** Where the frontend validation split starts in the train split (tasks 1800–1999): nothing trains on it. */
 export const FRONTEND_VALIDATION_START = 1800;
 
-const Fit = DesignFitConfig.omit({ seed: true });
+const Fit = TrainConfig.omit({ seed: true });
 const Dpo = DesignDpoConfig.omit({ seed: true });
 
 /** The frontend pipeline's config. */
@@ -115,7 +116,7 @@ export type FrontendAblateConfig = z.output<typeof FrontendAblateConfig>;
 const SMALL = {
   preset: "small",
   hidden: 128,
-  base: { tasks: FRONTEND_VALIDATION_START, epochs: 3, lr: 3e-3, batchSize: 32 },
+  base: { tasks: FRONTEND_VALIDATION_START, epochs: 3, lr: 3e-3, batchSize: 32, microBatch: 32 },
   trainTasks: 500,
   rollouts: 4,
   pairGap: 0.1,
@@ -135,7 +136,7 @@ const SMALL = {
  *
  * @example
  * ```ts
- * import { FRONTEND_PRESETS, FrontendAblateConfig } from "./ablate_config.ts";
+ * import { FRONTEND_PRESETS, FrontendAblateConfig } from "./frontend_config.ts";
  * const config = FrontendAblateConfig.parse(FRONTEND_PRESETS.small);
  * ```
  */

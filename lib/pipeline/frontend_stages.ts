@@ -21,18 +21,28 @@ import {
   typeIndex,
   valueIndex,
   valueName,
-} from "./actions.ts";
-import { FRONTEND_CRITICS, type FrontendAblateConfig, type FrontendMethod } from "./ablate_config.ts";
-import { PageDesign } from "./design.ts";
-import { DesignNet, wordVocabulary } from "./design_net.ts";
-import { playDesignEpisode } from "./episode.ts";
-import { parseFeedback } from "./feedback.ts";
-import { MEDIOCRE_DESIGNER_DEFAULTS, MediocreDesigner, recogniseTheme } from "./mediocre_designer.ts";
-import { type Chooser, DecidingDesigner, firstPage, replayChooser, revisedPage } from "./policy_designer.ts";
-import type { PageRenderer } from "./render.ts";
-import { type ReferenceCache, scorePages } from "./score.ts";
-import type { ImageSimilarity } from "./similarity.ts";
-import type { FrontendTask } from "./task.ts";
+} from "../colbench/frontend/actions.ts";
+import { FRONTEND_CRITICS, type FrontendAblateConfig, type FrontendMethod } from "./frontend_config.ts";
+import { PageDesign } from "../colbench/frontend/design.ts";
+import { DesignNet, wordVocabulary } from "../nn/design_net.ts";
+import { playDesignEpisode } from "../colbench/frontend/episode.ts";
+import { parseFeedback } from "../colbench/frontend/feedback.ts";
+import {
+  MEDIOCRE_DESIGNER_DEFAULTS,
+  MediocreDesigner,
+  recogniseTheme,
+} from "../colbench/frontend/mediocre_designer.ts";
+import {
+  type Chooser,
+  DecidingDesigner,
+  firstPage,
+  replayChooser,
+  revisedPage,
+} from "../agents/policy_designer.ts";
+import type { PageRenderer } from "../colbench/frontend/render.ts";
+import { type ReferenceCache, scorePages } from "../colbench/frontend/score.ts";
+import type { ImageSimilarity } from "../colbench/frontend/similarity.ts";
+import type { FrontendTask } from "../colbench/frontend/task.ts";
 import {
   type Response,
   type ResponsePair,
@@ -40,8 +50,8 @@ import {
   trainBehaviourCloning,
   trainDesignCritic,
   trainDesignDpo,
-} from "./train_design.ts";
-import { offlineDir, slug, stage } from "../pipeline/stages.ts";
+} from "../rl/train_design.ts";
+import { offlineDir, slug, stage } from "./stages.ts";
 import { bestVersusRest, gapPairs, statePairs } from "../rl/pairs.ts";
 import { readJsonl, writeJsonl } from "../util/jsonl.ts";
 import { Progress } from "../util/progress.ts";
@@ -179,7 +189,10 @@ export async function basePolicy(run: FrontendRun): Promise<DesignNet> {
     });
     const words = wordVocabulary(run.trainTasks.map((t) => t.problem_description));
     const net = DesignNet.create({ words, hidden, head: "policy", seed: dataSeed });
-    const fit = trainBehaviourCloning(net, responses, { ...base, seed: dataSeed }, "base policy");
+    const fit = await trainBehaviourCloning(net, responses, { ...base, seed: dataSeed }, {
+      tag: "bc",
+      runDir: `${offlineDir(run.root)}/base-train`,
+    });
     await net.save(path, { "loss/bc": fit.finalLoss, "perf/train_seconds": fit.seconds });
     net.dispose();
   }, { shared: true });
@@ -275,11 +288,11 @@ async function designCritic(
     const critic = spec.kind === "log-ratio"
       ? base.clone()
       : DesignNet.create({ ...base.config, head: "scalar", seed: run.seed });
-    const fit = trainDesignCritic(critic, base, trajectoryPairs(run, data), {
+    const fit = await trainDesignCritic(critic, base, trajectoryPairs(run, data), {
       ...run.config.critic,
       ...spec,
       seed: run.seed,
-    }, `critic ${method}`);
+    }, { tag: `critic_${slug(method)}`, runDir: `${run.dir}/critics/${slug(method)}-train` });
     await critic.save(`${run.dir}/${path}`, { "loss/critic": fit.finalLoss }, spec);
     critic.dispose();
   });
@@ -340,6 +353,10 @@ export async function designPolicy(
   await stage(run, `train/${method}`, path, async () => {
     const net = base.clone();
     const seed = run.seed;
+    const train = {
+      tag: slug(method).replaceAll("-", "_"),
+      runDir: `${run.dir}/policies/${slug(method)}-train`,
+    };
     let fit;
     if (method === "rft") {
       // Each task's best rollout, where it beats the median rollout: rejection sampling's "successes".
@@ -347,14 +364,14 @@ export async function designPolicy(
       const median = sorted[Math.floor(sorted.length / 2)];
       const best = bestVersusRest(data, (t) => t.taskId, (t) => t.similarity, median).map(([c]) => c);
       const kept = [...new Set(best)].map((t) => trajectoryResponse(run, t));
-      fit = trainBehaviourCloning(net, kept, { ...run.config.rft, seed }, "rft");
+      fit = await trainBehaviourCloning(net, kept, { ...run.config.rft, seed }, train);
     } else if (method === "multi-turn-dpo") {
-      fit = trainDesignDpo(
+      fit = await trainDesignDpo(
         net,
         base,
         trajectoryPairs(run, data),
         { ...run.config.multiTurnDpo, seed },
-        "multi-turn dpo",
+        train,
       );
     } else {
       const rows = await designCandidates(run, base, data);
@@ -370,7 +387,7 @@ export async function designPolicy(
           .filter(([c, r]) => JSON.stringify(row.candidates[c]) !== JSON.stringify(row.candidates[r]))
           .map(([c, r]) => ({ chosen: response(c), rejected: response(r) }));
       });
-      fit = trainDesignDpo(net, base, pairs, { ...run.config.actor, seed }, `actor ${method}`);
+      fit = await trainDesignDpo(net, base, pairs, { ...run.config.actor, seed }, train);
     }
     await net.save(`${run.dir}/${path}`, { "loss/train": fit.finalLoss, "perf/train_seconds": fit.seconds });
     net.dispose();

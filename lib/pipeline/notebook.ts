@@ -7,7 +7,7 @@
  * @module
  */
 import { selectBackend } from "../nn/backend.ts";
-import { ABLATE_PRESETS, AblateConfig, type AblatePreset } from "../pipeline/config.ts";
+import { ABLATE_PRESETS, AblateConfig, type AblatePreset } from "./config.ts";
 
 /** What a notebook's config cell settles. */
 export interface NotebookSetup {

@@ -6,7 +6,7 @@
  */
 import { type Figure, figureHtml, plotlySource } from "../report/plotly.ts";
 import { type AblationResults, resultCells } from "./ablate.ts";
-import type { Estimate } from "../colbench/metrics.ts";
+import type { Estimate } from "../util/stats.ts";
 
 /** Results with an estimate of metric `K` per method and the paper's number beside it (either family). */
 export interface MetricResults<K extends string> {

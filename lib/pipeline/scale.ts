@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Estimate } from "../colbench/metrics.ts";
+import type { Estimate } from "../util/stats.ts";
 import { runAblation } from "./ablate.ts";
 import type { AblateConfig, Method } from "./config.ts";
 

@@ -13,14 +13,19 @@
  * @module
  */
 import { z } from "zod";
-import type { Agent } from "../agents/agent.ts";
+import type { Agent } from "../colbench/agent.ts";
 import { BestOfNAgent } from "../agents/best_of_n.ts";
 import { PolicyAgent } from "../agents/policy.ts";
-import { evaluateAgent, type Evaluation } from "../colbench/evaluate.ts";
-import type { PythonHarness } from "../colbench/harness/harness.ts";
-import { agentTurnIndices, type BackendTask, type DialogueTurn, Trajectory } from "../colbench/schema.ts";
-import { MAX_AGENT_TURNS } from "../colbench/protocol.ts";
-import { ScriptedSimulator } from "../colbench/simulator.ts";
+import { evaluateAgent, type Evaluation } from "../colbench/backend/evaluate.ts";
+import type { PythonHarness } from "../colbench/backend/harness/harness.ts";
+import {
+  agentTurnIndices,
+  type BackendTask,
+  type DialogueTurn,
+  Trajectory,
+} from "../colbench/backend/schema.ts";
+import { MAX_AGENT_TURNS } from "../colbench/backend/protocol.ts";
+import { ScriptedSimulator } from "../colbench/backend/simulator.ts";
 import type { Transformer } from "../nn/model.ts";
 import { loadPretrained, type Pretrained, savePretrained } from "../nn/pretrained.ts";
 import {

@@ -7,6 +7,7 @@
  * @module
  */
 import { type Figure, figureHtml } from "./plotly.ts";
+import { jupyter } from "../util/jupyter.ts";
 
 /** Outputs keyed by MIME type (`text/plain`, `text/html`, `application/vnd.plotly.v1+json`, …). */
 export type MimeBundle = Record<string, unknown>;
@@ -17,31 +18,6 @@ export interface DisplayOptions {
   id?: string;
   /** Replace the output named `id` instead of adding one. */
   update?: boolean;
-}
-
-interface JupyterApi {
-  display(
-    bundle: MimeBundle,
-    options: { raw: boolean; display_id?: string; update?: boolean },
-  ): Promise<void>;
-}
-
-/**
- * The kernel's API, or undefined outside a notebook (where reading `Deno.jupyter` throws).
- *
- * @example
- * ```ts
- * import { jupyter } from "./display.ts";
- * if (!jupyter()) console.log("not in a notebook");
- * ```
- */
-export function jupyter(): JupyterApi | undefined {
-  try {
-    const api = (Deno as unknown as { jupyter?: JupyterApi }).jupyter;
-    return typeof api?.display === "function" ? api : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -20,11 +20,11 @@
  */
 import * as tf from "@tensorflow/tfjs";
 import { z } from "zod";
-import type { BackendTask, DialogueTurn, Trajectory } from "../colbench/schema.ts";
+import type { BackendTask, DialogueTurn, Trajectory } from "../colbench/backend/schema.ts";
 import { encodeDialogue, fittedPromptIds } from "../nn/chat.ts";
 import { maskedLogProbs, packPairs } from "../nn/logprobs.ts";
 import { selectRows } from "../nn/ops.ts";
-import { MAX_AGENT_TURNS } from "../colbench/protocol.ts";
+import { MAX_AGENT_TURNS } from "../colbench/backend/protocol.ts";
 import { Transformer } from "../nn/model.ts";
 import {
   type ContinuationScores,
@@ -269,7 +269,7 @@ export function trainCritic(
       return { ids: s.ids, reads, label: t.reward === 1 ? 1 : 0 };
     }).filter((e) => e.reads.length > 0);
     if (examples.length === 0) throw new Error("trainCritic: the value function needs scored rollouts");
-    return trainLoop(critic, tok, examples, config, {
+    return trainLoop(critic, examples, config, {
       tag: "critic_value",
       tokens: (e) => e.ids.length,
       loss: (m, batch) =>
@@ -290,7 +290,7 @@ export function trainCritic(
     const refs = frozenScores(base, examples, pad);
     examples.forEach((e, i) => (e.ref = refs[i]));
   }
-  return trainLoop(critic, tok, examples, config, {
+  return trainLoop(critic, examples, config, {
     tag: `critic_${config.variant}`,
     group: (e) => e.task,
     tokens: (e) => e.chosen.ids.length + e.rejected.ids.length,

@@ -8,7 +8,7 @@
  */
 import * as tf from "@tensorflow/tfjs";
 import { z } from "zod";
-import type { DialogueTurn } from "../colbench/schema.ts";
+import type { DialogueTurn } from "../colbench/backend/schema.ts";
 import { fittedPromptIds } from "../nn/chat.ts";
 import {
   maskedLogProbs,
@@ -171,7 +171,7 @@ export function trainDpo(
     refChosen: refs[i][0],
     refRejected: refs[i][1],
   }));
-  return trainLoop(policy, tok, examples, config, {
+  return trainLoop(policy, examples, config, {
     tag: run.tag ?? "dpo",
     group: (e) => e.context,
     tokens: (e) => e.chosen.ids.length + e.rejected.ids.length - e.chosen.mask.indexOf(1),

@@ -1,5 +1,6 @@
 /**
- * The one training loop behind every trainer of the kit (SFT, the critics, DPO): seeded epochs of
+ * The one training loop behind every trainer of the kit, for both families and any {@link Trainable} model
+ * (the transformer, the frontend's DesignNet): SFT / behaviour cloning, the critics, DPO. Seeded epochs of
  * shuffled examples, optimiser steps of `batchSize` examples in micro-batches, warm-up + cosine
  * schedule, clipping, a JSONL metrics log with progress, and resumable checkpoints. A trainer only
  * supplies its micro-batch loss.
@@ -8,11 +9,10 @@
  */
 import type * as tf from "@tensorflow/tfjs";
 import { z } from "zod";
-import type { Transformer } from "../nn/model.ts";
+import { Transformer } from "../nn/model.ts";
 import { Adam, learningRate } from "../nn/optim.ts";
-import { loadPretrained, savePretrained } from "../nn/pretrained.ts";
-import type { Tokenizer } from "../nn/tokenizer.ts";
 import { MetricsLog, trainStep } from "../nn/train.ts";
+import { loadTrainingState, saveTrainingState, type Trainable } from "../nn/trainable.ts";
 import { GradientWorkers, type LossRef } from "../nn/parallel.ts";
 import { groupBy } from "../util/group.ts";
 import { hashString, Rng } from "../util/rng.ts";
@@ -33,11 +33,11 @@ export const TrainConfig = z.object({
 export type TrainConfig = z.output<typeof TrainConfig>;
 
 /** What a trainer plugs into {@link trainLoop}. */
-export interface LoopSpec<E> {
+export interface LoopSpec<E, M extends Trainable = Transformer> {
   /** Prefix of metric names (`loss/<tag>`, `opt/<tag>_lr`, …). */
   tag: string;
   /** The micro-batch's loss: the `weight`-weighted mean over its examples. */
-  loss: (model: Transformer, batch: E[]) => tf.Scalar;
+  loss: (model: M, batch: E[]) => tf.Scalar;
   /** Tokens an example feeds through the model (for `perf/tokens_per_s` and padding-aware ordering). */
   tokens: (example: E) => number;
   /** How much an example counts in its step's loss (e.g. its target tokens). Default 1. */
@@ -45,15 +45,15 @@ export interface LoopSpec<E> {
   /** Examples with the same key stay together in the step plan (see {@link stepPlan}). */
   group?: (example: E) => string;
   /**
-   * The same loss as a module export that gradient workers rebuild; without it the loop runs in one
-   * thread whatever {@link LoopRun.workers} says.
+   * The same loss as a module export that gradient workers rebuild (transformers only); without it the
+   * loop runs in one thread whatever {@link LoopRun.workers} says.
    */
   lossRef?: LossRef;
 }
 
 /** Where a run logs and resumes. */
 export interface LoopRun {
-  /** Folder for `metrics.jsonl` and the resumable checkpoint; none: no logs, no resume. */
+  /** Folder for `metrics.jsonl` and the resumable training state (`resume/`); none: no logs, no resume. */
   runDir?: string;
   /** Stop after this many steps in this invocation (a later call with the same `runDir` resumes). */
   stopAfter?: number;
@@ -107,19 +107,18 @@ export function stepPlan(count: number, config: TrainConfig, groups?: readonly s
  * const tok = Tokenizer.train(["a b c"]);
  * const model = new Transformer(modelConfig("tiny", { vocabSize: tok.size }));
  * const rows = [[1, 7, 8, 9]];
- * await trainLoop(model, tok, rows, TrainConfig.parse({ batchSize: 1 }), {
+ * await trainLoop(model, rows, TrainConfig.parse({ batchSize: 1 }), {
  *   tag: "demo",
  *   tokens: (r) => r.length,
  *   loss: (m, b) => tf.neg(tf.mean(maskedLogProbs(m, { tokens: b, mask: b.map((r) => r.map((_, i) => +(i > 0))) }).mean)),
  * });
  * ```
  */
-export async function trainLoop<E>(
-  model: Transformer,
-  tokenizer: Tokenizer,
+export async function trainLoop<E, M extends Trainable = Transformer>(
+  model: M,
   examples: readonly E[],
   config: TrainConfig,
-  spec: LoopSpec<E>,
+  spec: LoopSpec<E, M>,
   run: LoopRun = {},
 ): Promise<LoopResult> {
   const { tag } = spec;
@@ -128,29 +127,23 @@ export async function trainLoop<E>(
   const adam = new Adam(model.variables().filter((v) => v.trainable));
   const ckpt = run.runDir && `${run.runDir}/resume`;
   // A run folder resumes only the run it was made for: same config, data size and step plan.
-  const planHash = hashString(JSON.stringify([tag, config, examples.length, plan[0] ?? []]));
+  const planHash = String(hashString(JSON.stringify([tag, config, examples.length, plan[0] ?? []])));
   let start = 0;
   if (ckpt) {
-    const saved = await loadPretrained(ckpt).catch((e) => {
-      if (e instanceof Deno.errors.NotFound) return undefined;
-      throw e;
-    });
-    if (saved && saved.meta.metrics["resume/plan"] !== planHash) {
-      saved.model.dispose();
+    const saved = await loadTrainingState(ckpt, model);
+    if (saved && saved.run !== planHash) {
       throw new Error(
         `${ckpt}: this run folder belongs to a different training run (config, data or tag differ); ` +
           `use another run folder or delete it to start over`,
       );
     }
     if (saved) {
-      model.setWeights(saved.model.getWeights());
-      saved.model.dispose();
-      if (saved.optimizer) adam.setState(saved.optimizer);
-      start = saved.meta.step;
+      adam.setState(saved.optimizer);
+      start = saved.step;
     }
   }
   const log = run.runDir ? await MetricsLog.open(`${run.runDir}/metrics.jsonl`, plan.length) : undefined;
-  const parallel = (run.workers ?? 1) > 1 && spec.lossRef
+  const parallel = (run.workers ?? 1) > 1 && spec.lossRef && model instanceof Transformer
     ? await GradientWorkers.start(model, run.workers!, spec.lossRef)
     : undefined;
   const began = performance.now();
@@ -177,7 +170,12 @@ export async function trainLoop<E>(
       const t0 = performance.now();
       const options = { lr, clipNorm: config.clipNorm, weights: weights.map((w) => w / total) };
       const { loss, gradNorm } = parallel
-        ? await parallel.step(adam, micro, spec.loss, options)
+        ? await parallel.step(
+          adam,
+          micro,
+          spec.loss as unknown as (m: Transformer, b: E[]) => tf.Scalar,
+          options,
+        )
         : trainStep(model, adam, micro, spec.loss, options);
       const stepTokens = batch.reduce((s, e) => s + spec.tokens(e), 0);
       tokens += stepTokens;
@@ -190,11 +188,7 @@ export async function trainLoop<E>(
         "perf/tokens_per_s": stepTokens / ((performance.now() - t0) / 1000),
       });
       if (ckpt && ((step + 1) % config.checkpointEvery === 0 || step + 1 === end)) {
-        await savePretrained(ckpt, model, tokenizer, {
-          step: step + 1,
-          optimizer: adam.getState(),
-          metrics: { "resume/plan": planHash },
-        });
+        await saveTrainingState(ckpt, model, { step: step + 1, run: planHash, optimizer: adam.getState() });
       }
     }
   } finally {
@@ -206,7 +200,7 @@ export async function trainLoop<E>(
   return { steps: plan.length, finalLoss, tokensPerSecond: tokens / Math.max(seconds, 1e-9), seconds };
 }
 
-function sortedByLength<E>(batch: E[], spec: LoopSpec<E>): E[] {
+function sortedByLength<E, M extends Trainable>(batch: E[], spec: LoopSpec<E, M>): E[] {
   const group = spec.group;
   if (!group) return batch.sort((a, b) => spec.tokens(b) - spec.tokens(a));
   const longest = new Map<string, number>();

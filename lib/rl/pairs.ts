@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { taskKey, type Trajectory } from "../colbench/schema.ts";
+import { taskKey, type Trajectory } from "../colbench/backend/schema.ts";
 import { groupBy } from "../util/group.ts";
 import { Rng } from "../util/rng.ts";
 

@@ -7,7 +7,7 @@
  * @module
  */
 import * as tf from "@tensorflow/tfjs";
-import type { DialogueTurn } from "../colbench/schema.ts";
+import type { DialogueTurn } from "../colbench/backend/schema.ts";
 import { encodeDialogue } from "../nn/chat.ts";
 import { maskedLogProbs } from "../nn/logprobs.ts";
 import type { Transformer } from "../nn/model.ts";
@@ -96,7 +96,7 @@ export function trainSft(
   run: SftRun = {},
 ): Promise<SftResult> {
   const params = { pad: tokenizer.special("<pad>") };
-  return trainLoop(model, tokenizer, examples, config, {
+  return trainLoop(model, examples, config, {
     tag: run.tag ?? "sft",
     tokens: (e) => e.ids.length,
     weight: sftTargets,

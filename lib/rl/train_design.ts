@@ -7,29 +7,18 @@
  * - `regression` (the paper's frontend critic): a scalar head, one score per decision.
  * A trajectory's score reduces its decisions' values as the critic's {@link DesignReduction} says (the
  * paper's frontend head: one mean over the trajectory); a candidate turn is ranked by the mean over its
- * decisions. The losses are the kit's (`lib/rl/losses.ts`).
+ * decisions. The losses are the kit's (`lib/rl/losses.ts`); every trainer runs in the kit's one training loop
+ * (`lib/rl/loop.ts`: warm-up + cosine schedule, clipping, `metrics.jsonl`, resume).
  *
  * @module
  */
 import * as tf from "@tensorflow/tfjs";
 import { z } from "zod";
-import type { Decision } from "./actions.ts";
-import { type DecisionRows, decisionRows, type DesignNet } from "./design_net.ts";
+import type { Decision } from "../colbench/frontend/actions.ts";
+import { type DecisionRows, decisionRows, type DesignNet } from "../nn/design_net.ts";
 import { matmul } from "../nn/ops.ts";
-import { Adam } from "../nn/optim.ts";
-import { bradleyTerryLoss, dpoLoss } from "../rl/losses.ts";
-import { Progress } from "../util/progress.ts";
-import { Rng } from "../util/rng.ts";
-
-/** Optimiser settings of one training run. */
-export const DesignFitConfig = z.object({
-  epochs: z.number().positive().describe("passes over the data"),
-  lr: z.number().positive().describe("Adam learning rate (constant)"),
-  batchSize: z.number().int().positive().describe("examples per step"),
-  seed: z.number().int().default(0).describe("shuffling seed"),
-});
-/** Optimiser settings of one training run. */
-export type DesignFitConfig = z.infer<typeof DesignFitConfig>;
+import { bradleyTerryLoss, dpoLoss } from "./losses.ts";
+import { type LoopResult, type LoopRun, TrainConfig, trainLoop } from "./loop.ts";
 
 /** Decisions for one task: one turn, or a whole trajectory (`turn` says which turn each decision is in). */
 export interface Response {
@@ -39,54 +28,11 @@ export interface Response {
   turn?: readonly number[];
 }
 
-/** What a training run reports. */
-export interface FitResult {
-  steps: number;
-  /** Mean loss of the last epoch. */
-  finalLoss: number;
-  seconds: number;
-}
+/** Where a trainer logs (`<runDir>/metrics.jsonl`) and resumes, and its metric names' tag. */
+export type DesignRun = LoopRun & { tag: string };
 
-/**
- * Minimises `lossOf` over mini-batches of `items` with Adam, reshuffling every epoch (deterministic in
- * `config.seed` and `label`).
- */
-function fit<T>(
-  net: DesignNet,
-  items: readonly T[],
-  lossOf: (batch: T[]) => tf.Scalar,
-  config: DesignFitConfig,
-  label: string,
-): FitResult {
-  const t0 = performance.now();
-  if (items.length === 0) return { steps: 0, finalLoss: NaN, seconds: 0 };
-  const adam = new Adam(net.variables, { beta2: 0.999 });
-  const rng = Rng.derive(config.seed, "fit", label);
-  const steps = Math.ceil((config.epochs * items.length) / config.batchSize);
-  const perEpoch = Math.ceil(items.length / config.batchSize);
-  const progress = new Progress(label, steps);
-  let order: number[] = [];
-  let epochLoss = 0, epochSteps = 0, finalLoss = NaN;
-  for (let step = 0; step < steps; step++) {
-    if (step % perEpoch === 0) {
-      if (epochSteps > 0) finalLoss = epochLoss / epochSteps;
-      order = rng.shuffle([...items.keys()]);
-      epochLoss = 0, epochSteps = 0;
-    }
-    const lo = (step % perEpoch) * config.batchSize;
-    const batch = order.slice(lo, lo + config.batchSize).map((i) => items[i]);
-    const { value, grads } = tf.variableGrads(() => lossOf(batch), net.variables);
-    adam.apply(grads, config.lr);
-    epochLoss += value.dataSync()[0];
-    epochSteps++;
-    tf.dispose([value, ...Object.values(grads)]);
-    progress.update(step + 1);
-  }
-  progress.done();
-  adam.dispose();
-  if (epochSteps > 0) finalLoss = epochLoss / epochSteps;
-  return { steps, finalLoss, seconds: (performance.now() - t0) / 1000 };
-}
+/** The loop's view of a batch of responses: decisions count as its tokens. */
+const decisionCount = (r: { decisions: readonly unknown[] }) => r.decisions.length;
 
 /**
  * `[sides]` weighted sums of per-row values: row r adds `weight[r] · values[r]` to side `side[r]`.
@@ -175,16 +121,17 @@ export function responseLogProbs(
 export function trainBehaviourCloning(
   net: DesignNet,
   responses: readonly Response[],
-  config: DesignFitConfig,
-  label = "behaviour cloning",
-): FitResult {
-  return fit(
-    net,
-    responses,
-    (batch) => tf.neg(tf.mean(net.logProbs(decisionRows(batch, false)))) as tf.Scalar,
-    config,
-    label,
-  );
+  config: TrainConfig,
+  run: DesignRun,
+): Promise<LoopResult> {
+  // Each micro-batch's loss is the mean over its decisions, weighted by its decisions in the step: the mean
+  // over every decision of the step, however it is cut into micro-batches.
+  return trainLoop(net, responses, config, {
+    tag: run.tag,
+    tokens: decisionCount,
+    weight: decisionCount,
+    loss: (m, batch) => tf.neg(tf.mean(m.logProbs(decisionRows(batch, false)))) as tf.Scalar,
+  }, run);
 }
 
 /** A preference between two responses to one state, with the reference's log-probabilities. */
@@ -228,7 +175,7 @@ function pairSums(
 }
 
 /** DPO settings. */
-export const DesignDpoConfig = DesignFitConfig.extend({
+export const DesignDpoConfig = TrainConfig.extend({
   beta: z.number().positive().describe("DPO β"),
   nllCoef: z.number().min(0).describe("weight of the chosen response's mean NLL"),
 });
@@ -249,13 +196,13 @@ export function trainDesignDpo(
   reference: DesignNet,
   pairs: readonly ResponsePair[],
   config: DesignDpoConfig,
-  label = "dpo",
-): FitResult {
-  return fit(
-    net,
-    withReference(reference, pairs, {}),
-    (batch) => {
-      const { chosen, rejected } = pairSums(batch, (rows) => net.logProbs(rows), false, "sum");
+  run: DesignRun,
+): Promise<LoopResult> {
+  return trainLoop(net, withReference(reference, pairs, {}), config, {
+    tag: run.tag,
+    tokens: (p) => decisionCount(p.chosen) + decisionCount(p.rejected),
+    loss: (m, batch) => {
+      const { chosen, rejected } = pairSums(batch, (rows) => m.logProbs(rows), false, "sum");
       const loss = dpoLoss(
         chosen,
         rejected,
@@ -266,9 +213,7 @@ export function trainDesignDpo(
       const sizes = tf.tensor1d(batch.map((b) => Math.max(1, b.chosen.decisions.length)));
       return tf.add(loss, tf.mul(config.nllCoef, tf.neg(tf.mean(tf.div(chosen, sizes))))) as tf.Scalar;
     },
-    config,
-    label,
-  );
+  }, run);
 }
 
 /** The critic parameterisations. */
@@ -277,7 +222,7 @@ export const DesignCriticKind = z.enum(["log-ratio", "regression"]);
 export type DesignCriticKind = z.infer<typeof DesignCriticKind>;
 
 /** Critic settings. */
-export const DesignCriticConfig = DesignFitConfig.extend({
+export const DesignCriticConfig = TrainConfig.extend({
   kind: DesignCriticKind,
   withInfo: z.boolean().describe("reads the reference (SWEET) or not (the no-info ablation)"),
   reduction: DesignReduction.describe(
@@ -304,26 +249,25 @@ export function trainDesignCritic(
   reference: DesignNet,
   pairs: readonly ResponsePair[],
   config: DesignCriticConfig,
-  label = `critic (${config.kind})`,
-): FitResult {
+  run: DesignRun,
+): Promise<LoopResult> {
   const { withInfo, reduction } = config;
+  const tokens = (p: ResponsePair) => decisionCount(p.chosen) + decisionCount(p.rejected);
   if (config.kind === "regression") {
-    return fit(
-      critic,
-      pairs,
-      (batch) => {
-        const { chosen, rejected } = pairSums(batch, (rows) => critic.scores(rows), withInfo, reduction);
+    return trainLoop(critic, pairs, config, {
+      tag: run.tag,
+      tokens,
+      loss: (m, batch) => {
+        const { chosen, rejected } = pairSums(batch, (rows) => m.scores(rows), withInfo, reduction);
         return bradleyTerryLoss(chosen, rejected, 1);
       },
-      config,
-      label,
-    );
+    }, run);
   }
-  return fit(
-    critic,
-    withReference(reference, pairs, { withInfo, reduction }),
-    (batch) => {
-      const sums = pairSums(batch, (rows) => critic.logProbs(rows), withInfo, reduction);
+  return trainLoop(critic, withReference(reference, pairs, { withInfo, reduction }), config, {
+    tag: run.tag,
+    tokens,
+    loss: (m, batch) => {
+      const sums = pairSums(batch, (rows) => m.logProbs(rows), withInfo, reduction);
       // NLL: the mean log-probability of the chosen trajectories' decisions.
       const nll = tf.neg(tf.mean(sums.chosenRows));
       const chosen = tf.sub(sums.chosen, tf.tensor1d(batch.map((b) => b.refChosen))) as tf.Tensor1D;
@@ -333,9 +277,7 @@ export function trainDesignCritic(
         tf.mul(config.nllCoef, nll),
       ) as tf.Scalar;
     },
-    config,
-    label,
-  );
+  }, run);
 }
 
 /**

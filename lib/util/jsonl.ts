@@ -87,7 +87,7 @@ export function parseJsonl<S extends z.ZodType>(schema: S, text: string, file: s
  * @example
  * ```ts
  * import { readJsonl } from "./jsonl.ts";
- * import { BackendTask } from "../colbench/schema.ts";
+ * import { BackendTask } from "../colbench/backend/schema.ts";
  * const tasks = await readJsonl(BackendTask, "data/backend/test.jsonl");
  * ```
  */
@@ -101,7 +101,7 @@ export async function readJsonl<S extends z.ZodType>(schema: S, path: string): P
  * @example
  * ```ts
  * import { streamJsonl } from "./jsonl.ts";
- * import { BackendTask } from "../colbench/schema.ts";
+ * import { BackendTask } from "../colbench/backend/schema.ts";
  * for await (const task of streamJsonl(BackendTask, "data/backend/test.jsonl")) console.log(task.task_id);
  * ```
  */
@@ -171,6 +171,44 @@ export async function writeAtomic(path: string, write: (tmp: string) => Promise<
     await Deno.rename(tmp, path);
   } catch (e) {
     await Deno.remove(tmp).catch(() => {});
+    throw e;
+  }
+}
+
+/**
+ * Writes a folder of files so that `dir` is at every moment absent, the old folder, or the complete new one:
+ * the files go to a temporary sibling, the old folder moves aside, the new one takes its name.
+ *
+ * @example
+ * ```ts
+ * import { writeFolderAtomic } from "./jsonl.ts";
+ * await writeFolderAtomic("runs/demo/state", { "state.json": "{}\n", "weights.bin": new Uint8Array(8) });
+ * ```
+ */
+export async function writeFolderAtomic(
+  dir: string,
+  files: Record<string, string | Uint8Array>,
+): Promise<void> {
+  const clean = dir.replace(/\/+$/, "");
+  const tmp = `${clean}.tmp-${crypto.randomUUID().slice(0, 8)}`;
+  try {
+    await Deno.mkdir(tmp, { recursive: true });
+    for (const [name, data] of Object.entries(files)) {
+      if (typeof data === "string") await Deno.writeTextFile(`${tmp}/${name}`, data);
+      else await Deno.writeFile(`${tmp}/${name}`, data);
+    }
+    const old = `${clean}.old-${crypto.randomUUID().slice(0, 8)}`;
+    let hadOld = false;
+    try {
+      await Deno.rename(clean, old);
+      hadOld = true;
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    }
+    await Deno.rename(tmp, clean);
+    if (hadOld) await Deno.remove(old, { recursive: true });
+  } catch (e) {
+    await Deno.remove(tmp, { recursive: true }).catch(() => {});
     throw e;
   }
 }

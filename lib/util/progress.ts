@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { jupyter } from "../report/display.ts";
+import { jupyter } from "./jupyter.ts";
 
 function clock(seconds: number): string {
   if (!Number.isFinite(seconds)) return "?";

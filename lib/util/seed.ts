@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { hashString, Rng } from "../util/rng.ts";
+import { hashString, Rng } from "./rng.ts";
 
 /**
  * The sampling seed of one agent turn: a 32-bit unsigned integer, sent as an OpenAI request's `seed`.
@@ -19,7 +19,7 @@ import { hashString, Rng } from "../util/rng.ts";
  * @example
  * ```ts
  * import { episodeSeed } from "./seed.ts";
- * import { hashString, Rng } from "../util/rng.ts";
+ * import { hashString, Rng } from "./rng.ts";
  * const seed = episodeSeed(0, 2, "test-00017");
  * // the same stream as Rng.derive(0, 2, hashString("test-00017"))
  * new Rng(seed).float() === Rng.derive(0, 2, hashString("test-00017")).float(); // true

@@ -11,7 +11,7 @@
 import { z } from "zod";
 import { ReleasedTrajectory, streamReleasedTrajectories } from "./released.ts";
 import { Trajectory } from "./schema.ts";
-import { validate } from "../util/jsonl.ts";
+import { validate } from "../../util/jsonl.ts";
 
 /** Where an imported row came from. */
 export interface ImportOrigin {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Agent, AgentObservation } from "../agents/agent.ts";
+import type { Agent, AgentObservation } from "../agent.ts";
 import type { HumanSimulator } from "./simulator.ts";
 import type { BackendTask, DialogueTurn, Trajectory } from "./schema.ts";
 import { answerOf, MAX_AGENT_TURNS, processResponse, SIMULATOR_REPLY_CHARS } from "./protocol.ts";
@@ -30,8 +30,8 @@ interface Live {
  * ```ts
  * import { runEpisodes } from "./episode.ts";
  * import { ScriptedSimulator } from "./simulator.ts";
- * import { OracleAgent } from "../agents/oracle.ts";
- * import { readJsonl } from "../util/jsonl.ts";
+ * import { OracleAgent } from "./oracle.ts";
+ * import { readJsonl } from "../../util/jsonl.ts";
  * import { BackendTask } from "./schema.ts";
  * const tasks = (await readJsonl(BackendTask, "data/backend/test.jsonl")).slice(0, 4);
  * const trajectories = await runEpisodes(tasks, new OracleAgent(0), new ScriptedSimulator(0));

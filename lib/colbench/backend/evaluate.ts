@@ -4,10 +4,11 @@
  *
  * @module
  */
-import type { Agent } from "../agents/agent.ts";
+import type { Agent } from "../agent.ts";
 import { type EpisodeOptions, runEpisodes } from "./episode.ts";
 import type { HarnessMode, PythonHarness } from "./harness/harness.ts";
-import { mean, summarize, type Summary } from "./metrics.ts";
+import { summarize, type Summary } from "./metrics.ts";
+import { mean } from "../../util/stats.ts";
 import type { BackendTask, Trajectory } from "./schema.ts";
 import type { HumanSimulator } from "./simulator.ts";
 
@@ -74,7 +75,7 @@ export interface Evaluation {
  * ```ts
  * import { PythonHarness } from "./harness/harness.ts";
  * import { evaluateAgent } from "./evaluate.ts";
- * import { OracleAgent } from "../agents/oracle.ts";
+ * import { OracleAgent } from "./oracle.ts";
  * import { ScriptedSimulator } from "./simulator.ts";
  * const harness = await PythonHarness.create();
  * const result = await evaluateAgent([], new OracleAgent(0), new ScriptedSimulator(0), harness);

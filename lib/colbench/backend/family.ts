@@ -7,7 +7,7 @@
  * @module
  */
 import type { FactValue } from "./schema.ts";
-import type { Rng } from "../util/rng.ts";
+import type { Rng } from "../../util/rng.ts";
 
 /**
  * One hidden fact of a family.
@@ -40,7 +40,7 @@ export interface FactSpec<P> {
  *
  * @example
  * ```ts
- * import { Rng } from "../util/rng.ts";
+ * import { Rng } from "../../util/rng.ts";
  * import { familyByName } from "./families/mod.ts";
  * const fam = familyByName("loyalty_pricing");
  * const params = fam.sampleParams(new Rng(1));

@@ -10,7 +10,7 @@ import type { AnyFamily } from "./family.ts";
 import { FAMILIES } from "./families/mod.ts";
 import type { PythonHarness } from "./harness/harness.ts";
 import type { BackendTask, FactValue } from "./schema.ts";
-import { Rng } from "../util/rng.ts";
+import { Rng } from "../../util/rng.ts";
 
 /**
  * Tests kept per task, as in ColBench.
@@ -126,7 +126,7 @@ export interface Draft {
  * ```ts
  * import { drawDraft } from "./generate.ts";
  * import { familyByName } from "./families/mod.ts";
- * import { Rng } from "../util/rng.ts";
+ * import { Rng } from "../../util/rng.ts";
  * const draft = drawDraft(familyByName("loyalty_pricing"), new Rng(1));
  * ```
  */
@@ -151,7 +151,7 @@ export function drawDraft(family: AnyFamily, rng: Rng): Draft {
  * ```ts
  * import { drawDraft, toTask } from "./generate.ts";
  * import { familyByName } from "./families/mod.ts";
- * import { Rng } from "../util/rng.ts";
+ * import { Rng } from "../../util/rng.ts";
  * const draft = drawDraft(familyByName("loyalty_pricing"), new Rng(1));
  * const task = toTask(draft, "demo-0", draft.pool.slice(0, 10));
  * ```

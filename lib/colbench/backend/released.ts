@@ -11,7 +11,7 @@
  * @module
  */
 import { z } from "zod";
-import { streamJsonl } from "../util/jsonl.ts";
+import { streamJsonl } from "../../util/jsonl.ts";
 
 /**
  * A released task row. Only these three fields are known; others (if any) are kept as they are.

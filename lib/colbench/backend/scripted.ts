@@ -6,12 +6,12 @@
  *
  * @module
  */
-import type { Agent, AgentAction, AgentObservation } from "./agent.ts";
-import type { AnyFamily } from "../colbench/family.ts";
-import { familyByName } from "../colbench/families/mod.ts";
-import { ANSWER_MARKER, renderTranscript } from "../colbench/protocol.ts";
-import type { BackendTask, DialogueTurn, FactValue } from "../colbench/schema.ts";
-import { Rng } from "../util/rng.ts";
+import type { Agent, AgentAction, AgentObservation } from "../agent.ts";
+import type { AnyFamily } from "./family.ts";
+import { familyByName } from "./families/mod.ts";
+import { ANSWER_MARKER, renderTranscript } from "./protocol.ts";
+import type { BackendTask, DialogueTurn, FactValue } from "./schema.ts";
+import { Rng } from "../../util/rng.ts";
 
 /** What a plan is drawn from for one episode. */
 export interface PlanContext {
@@ -27,7 +27,7 @@ export interface PlanContext {
  * @example
  * ```ts
  * import { revealedFacts } from "./scripted.ts";
- * import { loadSplit } from "../colbench/splits.ts";
+ * import { loadSplit } from "./splits.ts";
  * const [task] = await loadSplit("test");
  * const said = task.hidden_facts![0].statements[0];
  * revealedFacts(task, [{ role: "user", content: task.problem_description }, { role: "user", content: said }]);

@@ -6,7 +6,7 @@
  * @module
  */
 import type { BackendTask, DialogueTurn, HiddenFact } from "./schema.ts";
-import { Rng } from "../util/rng.ts";
+import { Rng } from "../../util/rng.ts";
 
 /**
  * What every human simulator implements; an LLM-backed simulator implements the same interface.

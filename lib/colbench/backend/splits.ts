@@ -6,7 +6,7 @@
 import { generateSplit, SHIPPED_SEED } from "./generate.ts";
 import { PythonHarness } from "./harness/harness.ts";
 import { BackendTask } from "./schema.ts";
-import { readJsonl, writeJsonl } from "../util/jsonl.ts";
+import { readJsonl, writeJsonl } from "../../util/jsonl.ts";
 
 /** A split of the embedded suite. */
 export type Split = "train" | "test";
@@ -20,7 +20,7 @@ export type Split = "train" | "test";
  * const testFile = new URL("test.jsonl", SPLITS_DIR);
  * ```
  */
-export const SPLITS_DIR = new URL("../../data/backend/", import.meta.url);
+export const SPLITS_DIR = new URL("../../../data/backend/", import.meta.url);
 
 /**
  * Loads a shipped split (validated).

@@ -1,7 +1,7 @@
 /**
  * The designer seam of the frontend suite: anything that proposes a page design from a task's public
  * description and then revises it after each round of simulator feedback. The kit's `Agent` interface
- * (lib/agents/agent.ts) is typed to backend tasks and text turns, so scripted frontend designers use
+ * (lib/colbench/agent.ts) is typed to backend tasks and text turns, so scripted frontend designers use
  * this small interface instead; their pages are `renderDesign(design)`.
  *
  * @module

@@ -20,7 +20,7 @@ import { type Hue, isDark } from "./palette.ts";
 import { renderDesign } from "./render_design.ts";
 import type { FrontendTask } from "./task.ts";
 import { FOOTER_LINKS, PRICING_HEADLINES, TESTIMONIAL_HEADLINES, type Theme, THEMES } from "./themes.ts";
-import { Rng } from "../util/rng.ts";
+import { Rng } from "../../util/rng.ts";
 
 /**
  * The seed of the shipped frontend splits.
@@ -197,7 +197,7 @@ function drawSection(kind: SectionKind, theme: Theme, scheme: Scheme, brand: str
  * ```ts
  * import { drawPageDesign } from "./generate.ts";
  * import { THEMES } from "./themes.ts";
- * import { Rng } from "../util/rng.ts";
+ * import { Rng } from "../../util/rng.ts";
  * const design = drawPageDesign(THEMES[0], new Rng(1));
  * ```
  */
@@ -258,7 +258,7 @@ function listPhrase(parts: readonly string[]): string {
  * ```ts
  * import { describePage, drawPageDesign } from "./generate.ts";
  * import { THEMES } from "./themes.ts";
- * import { Rng } from "../util/rng.ts";
+ * import { Rng } from "../../util/rng.ts";
  * const text = describePage(THEMES[0], drawPageDesign(THEMES[0], new Rng(1)), new Rng(2));
  * ```
  */

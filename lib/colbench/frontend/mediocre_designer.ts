@@ -21,7 +21,7 @@ import { applyFeedback } from "./feedback.ts";
 import { isDark } from "./palette.ts";
 import type { FrontendTask } from "./task.ts";
 import { FOOTER_LINKS, type Theme, THEMES } from "./themes.ts";
-import { Rng } from "../util/rng.ts";
+import { Rng } from "../../util/rng.ts";
 
 /** Knobs of the mediocre designer. */
 export interface MediocreDesignerOptions {
@@ -87,7 +87,7 @@ export function recogniseTheme(description: string): Theme {
  * ```ts
  * import { stockSection } from "./mediocre_designer.ts";
  * import { THEMES } from "./themes.ts";
- * import { Rng } from "../util/rng.ts";
+ * import { Rng } from "../../util/rng.ts";
  * stockSection("hero", THEMES[0], new Rng(0)).headline;
  * ```
  */

@@ -20,7 +20,7 @@
  *
  * @module
  */
-import { bootstrapMean, type Estimate } from "../colbench/metrics.ts";
+import { bootstrapMean, type Estimate } from "../../util/stats.ts";
 import type { RgbImage } from "./render.ts";
 
 /**

@@ -6,7 +6,7 @@
  */
 import { generatePageSplit, PAGES_SEED } from "./generate.ts";
 import { FrontendTask } from "./task.ts";
-import { readJsonl, writeJsonl } from "../util/jsonl.ts";
+import { readJsonl, writeJsonl } from "../../util/jsonl.ts";
 
 /** A split of the frontend suite. */
 export type PageSplit = "train" | "test";
@@ -20,7 +20,7 @@ export type PageSplit = "train" | "test";
  * const testFile = new URL("test.jsonl", PAGE_SPLITS_DIR);
  * ```
  */
-export const PAGE_SPLITS_DIR = new URL("../../data/frontend/", import.meta.url);
+export const PAGE_SPLITS_DIR = new URL("../../../data/frontend/", import.meta.url);
 
 /**
  * Loads a shipped frontend split (validated).

@@ -11,7 +11,7 @@ interface Params extends Record<string, unknown> {
  *
  * @example
  * ```ts
- * import { Rng } from "../../util/rng.ts";
+ * import { Rng } from "../../../util/rng.ts";
  * import { calorieBurn } from "./calorie_burn.ts";
  * console.log(calorieBurn.describe(calorieBurn.sampleParams(new Rng(0)), new Rng(1)));
  * ```

@@ -13,7 +13,7 @@ const CATEGORIES = ["gift cards", "alcohol", "tobacco", "electronics", "baby for
  *
  * @example
  * ```ts
- * import { Rng } from "../../util/rng.ts";
+ * import { Rng } from "../../../util/rng.ts";
  * import { couponCheck } from "./coupon_check.ts";
  * console.log(couponCheck.describe(couponCheck.sampleParams(new Rng(0)), new Rng(1)));
  * ```

@@ -11,7 +11,7 @@ interface Params extends Record<string, unknown> {
  *
  * @example
  * ```ts
- * import { Rng } from "../../util/rng.ts";
+ * import { Rng } from "../../../util/rng.ts";
  * import { electricityBill } from "./electricity_bill.ts";
  * console.log(electricityBill.describe(electricityBill.sampleParams(new Rng(0)), new Rng(1)));
  * ```

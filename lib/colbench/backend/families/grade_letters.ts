@@ -17,7 +17,7 @@ const CURVES = [1, 2, 3, 4, 5];
  *
  * @example
  * ```ts
- * import { Rng } from "../../util/rng.ts";
+ * import { Rng } from "../../../util/rng.ts";
  * import { gradeLetters } from "./grade_letters.ts";
  * console.log(gradeLetters.describe(gradeLetters.sampleParams(new Rng(0)), new Rng(1)));
  * ```

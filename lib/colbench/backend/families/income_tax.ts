@@ -11,7 +11,7 @@ interface Params extends Record<string, unknown> {
  *
  * @example
  * ```ts
- * import { Rng } from "../../util/rng.ts";
+ * import { Rng } from "../../../util/rng.ts";
  * import { incomeTax } from "./income_tax.ts";
  * console.log(incomeTax.describe(incomeTax.sampleParams(new Rng(0)), new Rng(1)));
  * ```

@@ -28,7 +28,7 @@ const PLAYERS = [
  *
  * @example
  * ```ts
- * import { Rng } from "../../util/rng.ts";
+ * import { Rng } from "../../../util/rng.ts";
  * import { leaderboard } from "./leaderboard.ts";
  * console.log(leaderboard.describe(leaderboard.sampleParams(new Rng(0)), new Rng(1)));
  * ```

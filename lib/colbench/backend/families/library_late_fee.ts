@@ -12,7 +12,7 @@ interface Params extends Record<string, unknown> {
  *
  * @example
  * ```ts
- * import { Rng } from "../../util/rng.ts";
+ * import { Rng } from "../../../util/rng.ts";
  * import { libraryLateFee } from "./library_late_fee.ts";
  * console.log(libraryLateFee.describe(libraryLateFee.sampleParams(new Rng(0)), new Rng(1)));
  * ```

@@ -11,7 +11,7 @@ interface Params extends Record<string, unknown> {
  *
  * @example
  * ```ts
- * import { Rng } from "../../util/rng.ts";
+ * import { Rng } from "../../../util/rng.ts";
  * import { loanPayment } from "./loan_payment.ts";
  * console.log(loanPayment.describe(loanPayment.sampleParams(new Rng(0)), new Rng(1)));
  * ```

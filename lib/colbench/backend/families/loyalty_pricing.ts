@@ -12,7 +12,7 @@ interface Params extends Record<string, unknown> {
  *
  * @example
  * ```ts
- * import { Rng } from "../../util/rng.ts";
+ * import { Rng } from "../../../util/rng.ts";
  * import { loyaltyPricing } from "./loyalty_pricing.ts";
  * console.log(loyaltyPricing.describe(loyaltyPricing.sampleParams(new Rng(0)), new Rng(1)));
  * ```

@@ -33,7 +33,7 @@ const MEETINGS = [
  *
  * @example
  * ```ts
- * import { Rng } from "../../util/rng.ts";
+ * import { Rng } from "../../../util/rng.ts";
  * import { meetingSlots } from "./meeting_slots.ts";
  * console.log(meetingSlots.describe(meetingSlots.sampleParams(new Rng(0)), new Rng(1)));
  * ```

@@ -11,7 +11,7 @@ interface Params extends Record<string, unknown> {
  *
  * @example
  * ```ts
- * import { Rng } from "../../util/rng.ts";
+ * import { Rng } from "../../../util/rng.ts";
  * import { parkingFee } from "./parking_fee.ts";
  * console.log(parkingFee.describe(parkingFee.sampleParams(new Rng(0)), new Rng(1)));
  * ```

@@ -1,6 +1,6 @@
 /** Password validation against length limits, digit and uppercase counts and a forbidden character. */
 import type { TaskFamily } from "../family.ts";
-import type { Rng } from "../../util/rng.ts";
+import type { Rng } from "../../../util/rng.ts";
 
 interface Params extends Record<string, unknown> {
   fn: string;
@@ -24,7 +24,7 @@ function password(rng: Rng, length: number, digits: number, uppers: number, extr
  *
  * @example
  * ```ts
- * import { Rng } from "../../util/rng.ts";
+ * import { Rng } from "../../../util/rng.ts";
  * import { passwordRules } from "./password_rules.ts";
  * console.log(passwordRules.describe(passwordRules.sampleParams(new Rng(0)), new Rng(1)));
  * ```

@@ -34,7 +34,7 @@ const RATINGS = [
  *
  * @example
  * ```ts
- * import { Rng } from "../../util/rng.ts";
+ * import { Rng } from "../../../util/rng.ts";
  * import { ratingSummary } from "./rating_summary.ts";
  * console.log(ratingSummary.describe(ratingSummary.sampleParams(new Rng(0)), new Rng(1)));
  * ```

@@ -11,7 +11,7 @@ interface Params extends Record<string, unknown> {
  *
  * @example
  * ```ts
- * import { Rng } from "../../util/rng.ts";
+ * import { Rng } from "../../../util/rng.ts";
  * import { reorderQuantity } from "./reorder_quantity.ts";
  * console.log(reorderQuantity.describe(reorderQuantity.sampleParams(new Rng(0)), new Rng(1)));
  * ```

@@ -32,7 +32,7 @@ const READINGS = [
  *
  * @example
  * ```ts
- * import { Rng } from "../../util/rng.ts";
+ * import { Rng } from "../../../util/rng.ts";
  * import { sensorSmoothing } from "./sensor_smoothing.ts";
  * console.log(sensorSmoothing.describe(sensorSmoothing.sampleParams(new Rng(0)), new Rng(1)));
  * ```

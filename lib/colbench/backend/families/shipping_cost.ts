@@ -13,7 +13,7 @@ const FREE_THRESHOLDS = [35, 50, 75, 100];
  *
  * @example
  * ```ts
- * import { Rng } from "../../util/rng.ts";
+ * import { Rng } from "../../../util/rng.ts";
  * import { shippingCost } from "./shipping_cost.ts";
  * console.log(shippingCost.describe(shippingCost.sampleParams(new Rng(0)), new Rng(1)));
  * ```

@@ -19,7 +19,7 @@ const SHOPS: [string, string[]][] = [
  *
  * @example
  * ```ts
- * import { Rng } from "../../util/rng.ts";
+ * import { Rng } from "../../../util/rng.ts";
  * import { stockFilter } from "./stock_filter.ts";
  * console.log(stockFilter.describe(stockFilter.sampleParams(new Rng(0)), new Rng(1)));
  * ```

@@ -16,7 +16,7 @@ const OFFSETS = [1, 2, 3, 4];
  *
  * @example
  * ```ts
- * import { Rng } from "../../util/rng.ts";
+ * import { Rng } from "../../../util/rng.ts";
  * import { temperatureAlert } from "./temperature_alert.ts";
  * console.log(temperatureAlert.describe(temperatureAlert.sampleParams(new Rng(0)), new Rng(1)));
  * ```

@@ -36,7 +36,7 @@ const TEXTS = [
  *
  * @example
  * ```ts
- * import { Rng } from "../../util/rng.ts";
+ * import { Rng } from "../../../util/rng.ts";
  * import { textStats } from "./text_stats.ts";
  * console.log(textStats.describe(textStats.sampleParams(new Rng(0)), new Rng(1)));
  * ```

@@ -11,7 +11,7 @@ interface Params extends Record<string, unknown> {
  *
  * @example
  * ```ts
- * import { Rng } from "../../util/rng.ts";
+ * import { Rng } from "../../../util/rng.ts";
  * import { ticketPrice } from "./ticket_price.ts";
  * console.log(ticketPrice.describe(ticketPrice.sampleParams(new Rng(0)), new Rng(1)));
  * ```

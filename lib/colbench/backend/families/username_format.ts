@@ -34,7 +34,7 @@ const NAMES: [string, string][] = [
  *
  * @example
  * ```ts
- * import { Rng } from "../../util/rng.ts";
+ * import { Rng } from "../../../util/rng.ts";
  * import { usernameFormat } from "./username_format.ts";
  * console.log(usernameFormat.describe(usernameFormat.sampleParams(new Rng(0)), new Rng(1)));
  * ```
