@@ -33,7 +33,7 @@ Deno.test("losses: DPO is BT on policy-minus-reference margins", () => {
   close(-logSigmoid(0.1), 0.644397, "hand value");
 });
 
-Deno.test("losses: turn-mean, turn-sum and trajectory-mean advantages differ as specified", () => {
+Deno.test("losses: turn-mean, sum and trajectory-mean advantages differ as specified", () => {
   // Two turns with 2 and 3 agent tokens.
   const critic = () => ({
     sum: tf.tensor1d([-8]),
@@ -42,7 +42,7 @@ Deno.test("losses: turn-mean, turn-sum and trajectory-mean advantages differ as 
   });
   const reference = { sum: [-6], mean: [-1.2], spanMean: [[-1.5, -1]] };
   for (
-    const [reduction, expected] of [["turn-mean", -0.5], ["turn-sum", -2], ["trajectory-mean", -0.4]] as const
+    const [reduction, expected] of [["turn-mean", -0.5], ["sum", -2], ["trajectory-mean", -0.4]] as const
   ) {
     const c = critic();
     close(value(trajectoryAdvantage(c, reference, reduction))[0], expected, reduction);

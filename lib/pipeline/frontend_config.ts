@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { TrainConfig } from "../rl/loop.ts";
 import { DesignCriticConfig, DesignDpoConfig } from "../rl/train_design.ts";
+import { criticSpec, type CriticVariantName } from "../rl/variants.ts";
 import { MAX_DESIGN_ROUNDS } from "../colbench/frontend/episode.ts";
 
 /** The methods of the paper's frontend columns, plus the critic ablations that are cheap here. */
@@ -42,21 +43,31 @@ export const FRONTEND_PAPER_NUMBERS: Record<FrontendMethod, { similarity: number
     "sweet/turn-sum": null,
   };
 
+/** The SWEET methods of the frontend family: `sweet` and one ablation per frontend row of the critic table. */
+type CriticMethod = Extract<FrontendMethod, "sweet" | `sweet/${string}`>;
+
 /**
- * The critic each SWEET method trains: parameterisation, whether it reads the reference, reduction.
- * `sweet` is the paper's frontend critic: a regression head whose trajectory score is one mean over every
- * decision of the trajectory, as the paper's head averages over every position. The ablations change one
- * thing each: `sweet/turn-mean` sums per-turn means instead (paper Eq. 2, the backend's normalisation),
- * `sweet/turn-sum` sums every decision's score (no normalisation), and `sweet/log-ratio` is the backend's
- * critic (the policy's own log-probabilities, per-turn means) on this family.
+ * The critic each SWEET method trains, from the kit's one critic table (lib/rl/variants.ts): `sweet` is the
+ * paper's frontend critic, a regression head whose trajectory score is one mean over every decision of the
+ * trajectory (the paper's head averages over every position); `sweet/<variant>` is the table's variant on
+ * this family (`turn-mean`: per-turn means summed, paper Eq. 2; `turn-sum`: no normalisation; `no-info`:
+ * no reference; `log-ratio`: the backend's critic on this family).
  */
-export const FRONTEND_CRITICS = {
-  "sweet": { kind: "regression", withInfo: true, reduction: "trajectory-mean" },
-  "sweet/log-ratio": { kind: "log-ratio", withInfo: true, reduction: "turn-mean" },
-  "sweet/no-info": { kind: "regression", withInfo: false, reduction: "trajectory-mean" },
-  "sweet/turn-mean": { kind: "regression", withInfo: true, reduction: "turn-mean" },
-  "sweet/turn-sum": { kind: "regression", withInfo: true, reduction: "sum" },
-} as const satisfies Record<string, Pick<DesignCriticConfig, "kind" | "withInfo" | "reduction">>;
+export const FRONTEND_CRITICS = Object.fromEntries(
+  FRONTEND_METHODS.filter((m): m is CriticMethod => m === "sweet" || m.startsWith("sweet/")).map((m) => {
+    const spec = criticSpec(
+      "frontend",
+      (m === "sweet" ? "sweet" : m.slice("sweet/".length)) as CriticVariantName,
+    );
+    if (spec.kind === "value") throw new Error(`${m}: the frontend has no value head`);
+    const critic: Pick<DesignCriticConfig, "kind" | "withInfo" | "reduction"> = {
+      kind: spec.kind,
+      withInfo: spec.info,
+      reduction: spec.reduction,
+    };
+    return [m, critic];
+  }),
+) as Record<CriticMethod, Pick<DesignCriticConfig, "kind" | "withInfo" | "reduction">>;
 
 /** Where the frontend validation split starts in the train split (tasks 1800–1999): nothing trains on it. */
 export const FRONTEND_VALIDATION_START = 1800;

@@ -2,14 +2,9 @@
  * Turn-level critics: the SWEET critic (paper §4.2) and the variants of its ablations (Table 3), trained
  * on trajectory pairs and used to rank candidate turns.
  *
- * | variant           | reads the reference | score of a turn                                          |
- * |-------------------|---------------------|----------------------------------------------------------|
- * | `sweet`           | yes                 | mean over the turn's tokens of log π_θ − log π_ref       |
- * | `no-info`         | no                  | same                                                     |
- * | `turn-sum`        | yes                 | sum instead of mean (no length normalisation)            |
- * | `trajectory-mean` | yes                 | training: one mean over all agent tokens (reference code)|
- * | `regression`      | yes                 | scalar head on mean-pooled hidden states                 |
- * | `value`           | yes                 | success classifier (scalar head, last token)             |
+ * The variants are the backend rows of the kit's one critic table (lib/rl/variants.ts): `sweet` (mean per
+ * turn of log π_θ − log π_ref, reading the reference), `no-info`, `turn-sum`, `trajectory-mean`,
+ * `regression` (scalar head on mean-pooled hidden states) and `value` (success classifier, last token).
  *
  * The log-ratio critics start from the base policy and keep a frozen copy as π_ref; both see the same
  * input. Trajectory pairs are trained with Bradley–Terry over summed turn advantages (β, default 0.1);
@@ -35,10 +30,11 @@ import {
 } from "../nn/score.ts";
 import type { Tokenizer } from "../nn/tokenizer.ts";
 import { type LoopResult, type LoopRun, TrainConfig, trainLoop } from "./loop.ts";
-import { type AdvantageReduction, bradleyTerryLoss, trajectoryAdvantage } from "./losses.ts";
+import { bradleyTerryLoss, trajectoryAdvantage } from "./losses.ts";
+import { type CriticSpec, criticSpec, type CriticVariantName } from "./variants.ts";
 import type { TrajectoryPair } from "./pairs.ts";
 
-/** The critic variants. */
+/** The backend's critic variants (the kit's one table: lib/rl/variants.ts). */
 export const CriticVariant = z.enum([
   "sweet",
   "no-info",
@@ -46,28 +42,16 @@ export const CriticVariant = z.enum([
   "trajectory-mean",
   "regression",
   "value",
-]);
-/** A critic variant. */
+]) satisfies z.ZodType<CriticVariantName>;
+/** A backend critic variant. */
 export type CriticVariant = z.infer<typeof CriticVariant>;
 
 /** What a critic variant is made of. */
-export interface VariantSpec {
-  /** Reads the training-time information (the reference solution). */
-  info: boolean;
-  /** Log-ratio against a frozen copy of the base policy, or a scalar head. */
-  kind: "log-ratio" | "regression" | "value";
-  /** How turn advantages add up (log-ratio critics). */
-  reduction: AdvantageReduction;
-}
+export type VariantSpec = CriticSpec;
 
-const VARIANTS: Record<CriticVariant, VariantSpec> = {
-  "sweet": { info: true, kind: "log-ratio", reduction: "turn-mean" },
-  "no-info": { info: false, kind: "log-ratio", reduction: "turn-mean" },
-  "turn-sum": { info: true, kind: "log-ratio", reduction: "turn-sum" },
-  "trajectory-mean": { info: true, kind: "log-ratio", reduction: "trajectory-mean" },
-  "regression": { info: true, kind: "regression", reduction: "turn-mean" },
-  "value": { info: true, kind: "value", reduction: "turn-mean" },
-};
+const VARIANTS = Object.fromEntries(
+  CriticVariant.options.map((v) => [v, criticSpec("backend", v)]),
+) as Record<CriticVariant, VariantSpec>;
 
 /**
  * The make-up of a variant.
@@ -363,7 +347,7 @@ export function scoreCandidates(
   const mine = scoreContinuations(critic, prefix, continuations);
   const ref = options.referenceScores ??
     referenceScores(base, tok, options.reference === "policy" ? false : spec.info, task, history, candidates);
-  const key = spec.reduction === "turn-sum" ? "sum" : "mean";
+  const key = spec.reduction === "sum" ? "sum" : "mean";
   return mine[key].map((x, i) => x - ref[key][i]);
 }
 

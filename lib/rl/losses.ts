@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { Reduction } from "./variants.ts";
 import * as tf from "@tensorflow/tfjs";
 
 /**
@@ -13,7 +14,7 @@ import * as tf from "@tensorflow/tfjs";
  * - `turn-sum`: Σ over all agent tokens (the "without normalisation" ablation);
  * - `trajectory-mean`: one mean over all agent tokens of the trajectory (what the reference code does).
  */
-export type AdvantageReduction = "turn-mean" | "turn-sum" | "trajectory-mean";
+export type AdvantageReduction = Reduction;
 
 /** Log-probability reductions of one batch, as `maskedLogProbs` returns them (tensors or numbers). */
 export interface LogProbReductions<T> {
@@ -86,7 +87,7 @@ export function trajectoryAdvantage(
   reduction: AdvantageReduction,
 ): tf.Tensor1D {
   return tf.tidy(() => {
-    if (reduction === "turn-sum") return tf.sub(critic.sum, tf.tensor1d(reference.sum as number[]));
+    if (reduction === "sum") return tf.sub(critic.sum, tf.tensor1d(reference.sum as number[]));
     if (reduction === "trajectory-mean") return tf.sub(critic.mean, tf.tensor1d(reference.mean as number[]));
     if (!critic.spanMean || !reference.spanMean) {
       throw new Error("trajectoryAdvantage: turn-mean needs spans");

@@ -5,7 +5,7 @@
  * - `log-ratio` (the backend's SWEET critic): a policy-shaped network that reads the reference; a turn's
  *   advantage is β · mean over its decisions of log π_φ(a | o, c) − log π_ref(a | o, c);
  * - `regression` (the paper's frontend critic): a scalar head, one score per decision.
- * A trajectory's score reduces its decisions' values as the critic's {@link DesignReduction} says (the
+ * A trajectory's score reduces its decisions' values as the critic's {@link Reduction} says (the
  * paper's frontend head: one mean over the trajectory); a candidate turn is ranked by the mean over its
  * decisions. The losses are the kit's (`lib/rl/losses.ts`); every trainer runs in the kit's one training loop
  * (`lib/rl/loop.ts`: warm-up + cosine schedule, clipping, `metrics.jsonl`, resume).
@@ -19,6 +19,7 @@ import { type DecisionRows, decisionRows, type DesignNet } from "../nn/design_ne
 import { matmul } from "../nn/ops.ts";
 import { bradleyTerryLoss, dpoLoss } from "./losses.ts";
 import { type LoopResult, type LoopRun, TrainConfig, trainLoop } from "./loop.ts";
+import { Reduction } from "./variants.ts";
 
 /** Decisions for one task: one turn, or a whole trajectory (`turn` says which turn each decision is in). */
 export interface Response {
@@ -50,23 +51,8 @@ function sideSums(
   return tf.reshape(matmul(tf.reshape(values, [1, -1]) as tf.Tensor2D, m), [-1]) as tf.Tensor1D;
 }
 
-/**
- * How a response's decision values add up: `sum`; `turn-mean`, the sum over turns of each turn's mean
- * (paper Eq. 2–3); `trajectory-mean`, one mean over all its decisions (the paper's frontend regression
- * head, which averages over every position of the trajectory).
- *
- * @example
- * ```ts
- * import { DesignReduction } from "./train_design.ts";
- * DesignReduction.parse("trajectory-mean");
- * ```
- */
-export const DesignReduction = z.enum(["turn-mean", "trajectory-mean", "sum"]);
-/** How a response's decision values add up. */
-export type DesignReduction = z.infer<typeof DesignReduction>;
-
 /** Row layout of responses side by side: each row's side, and its weight under a reduction. */
-function layout(responses: readonly Response[], reduction: DesignReduction) {
+function layout(responses: readonly Response[], reduction: Reduction) {
   const side: number[] = [], weight: number[] = [];
   responses.forEach((r, s) => {
     const turns = r.turn ?? r.decisions.map(() => 0);
@@ -94,7 +80,7 @@ function layout(responses: readonly Response[], reduction: DesignReduction) {
 export function responseLogProbs(
   net: DesignNet,
   responses: readonly Response[],
-  { withInfo = false, reduction = "sum" }: { withInfo?: boolean; reduction?: DesignReduction } = {},
+  { withInfo = false, reduction = "sum" }: { withInfo?: boolean; reduction?: Reduction } = {},
 ): number[] {
   const out: number[] = [];
   for (let lo = 0; lo < responses.length; lo += 256) {
@@ -144,7 +130,7 @@ export interface ResponsePair {
 function withReference(
   reference: DesignNet,
   pairs: readonly ResponsePair[],
-  options: { withInfo?: boolean; reduction?: DesignReduction },
+  options: { withInfo?: boolean; reduction?: Reduction },
 ) {
   const refChosen = responseLogProbs(reference, pairs.map((p) => p.chosen), options);
   const refRejected = responseLogProbs(reference, pairs.map((p) => p.rejected), options);
@@ -159,7 +145,7 @@ function pairSums(
   batch: readonly ResponsePair[],
   perRow: (rows: DecisionRows) => tf.Tensor1D,
   withInfo: boolean,
-  reduction: DesignReduction,
+  reduction: Reduction,
 ) {
   const n = batch.length;
   const responses = [...batch.map((b) => b.chosen), ...batch.map((b) => b.rejected)];
@@ -225,7 +211,7 @@ export type DesignCriticKind = z.infer<typeof DesignCriticKind>;
 export const DesignCriticConfig = TrainConfig.extend({
   kind: DesignCriticKind,
   withInfo: z.boolean().describe("reads the reference (SWEET) or not (the no-info ablation)"),
-  reduction: DesignReduction.describe(
+  reduction: Reduction.describe(
     "per-turn means summed (paper Eq. 2), one mean over the trajectory (paper's frontend head), or a plain sum",
   ),
   beta: z.number().positive().describe("Bradley–Terry β of the log-ratio critic"),
