@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { runCli } from "../lib/util/cli.ts";
 import { MEDIOCRE_DEFAULTS, MediocreAgent } from "../lib/colbench/backend/mediocre.ts";
-import { BASE_POLICY_DIR } from "../lib/llm/agents.ts";
+import { BASE_POLICY_DIR } from "../lib/nn/pretrained.ts";
 import { runEpisodes } from "../lib/colbench/backend/episode.ts";
 import { ScriptedSimulator } from "../lib/colbench/backend/simulator.ts";
 import { loadSplit } from "../lib/colbench/backend/splits.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 import { z } from "zod";
-import { BASE_POLICY_DIR } from "../lib/llm/agents.ts";
+import { BASE_POLICY_DIR } from "../lib/nn/pretrained.ts";
 import { selectBackend } from "../lib/nn/backend.ts";
 import { loadPretrained } from "../lib/nn/pretrained.ts";
 import { startServer } from "../lib/llm/server.ts";

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
-import { runFrontendAblation } from "../lib/pipeline/frontend_ablate.ts";
+import { markdownTable, resultCells, runAblation } from "../lib/pipeline/ablate.ts";
 import { FRONTEND_PRESETS, FrontendAblateConfig } from "../lib/pipeline/frontend_config.ts";
+import { reportHtml } from "../lib/pipeline/report.ts";
+import { runConfig } from "../lib/pipeline/run_config.ts";
+import { RunFolder } from "../lib/pipeline/run_folder.ts";
 import { selectBackend } from "../lib/nn/backend.ts";
 import { stageTimings } from "../lib/pipeline/stages.ts";
 
@@ -8,11 +11,11 @@ await selectBackend("wasm", { quiet: true });
 
 Deno.test("frontend pipeline (smoke): every stage runs, results are complete, a re-run resumes without recomputing", async () => {
   const root = await Deno.makeTempDir();
-  const config = FrontendAblateConfig.parse({
-    ...FRONTEND_PRESETS.smoke,
-    methods: ["zero-shot", "single-turn", "rft", "multi-turn-dpo", "sweet", "sweet/log-ratio"],
-  });
-  const first = await runFrontendAblation(config, [0], root);
+  const methods = ["zero-shot", "single-turn", "rft", "multi-turn-dpo", "sweet", "sweet/log-ratio"];
+  const config = FrontendAblateConfig.parse({ ...FRONTEND_PRESETS.smoke, methods });
+  // The one config builder of `deno task ablate` gives the same config from the preset's name.
+  assert.deepEqual(runConfig("frontend", "smoke", {}, { methods }), config);
+  const first = await runAblation(config, [0], root);
   assert.deepEqual(first.methods.map((m) => m.method), config.methods);
   for (const m of first.methods) {
     assert.ok(m.similarity.mean > 0 && m.similarity.mean <= 1, `${m.method}: ${m.similarity.mean}`);
@@ -37,18 +40,34 @@ Deno.test("frontend pipeline (smoke): every stage runs, results are complete, a 
   for (const stage of ["critic/sweet", "ranks/sweet", "train/sweet", "critic/sweet/log-ratio", "eval/rft"]) {
     assert.ok(stage in seed, `stage ${stage} was not recorded: ${Object.keys(seed)}`);
   }
+  // The shared loop's logs, read through the run folder API: every step of every trainer, namespaced.
+  const folder = new RunFolder(root);
+  assert.deepEqual(await folder.config(), config);
+  const base = await folder.trainingLog(null, "base");
+  assert.ok(base.length > 0 && base.every((r, i) => r.step === i + 1 && Number.isFinite(r["loss/bc"])));
+  const critic = await folder.trainingLog(0, "critic", "sweet");
+  assert.ok(critic.length > 0 && "loss/critic_sweet" in critic[0] && "opt/critic_sweet_lr" in critic[0]);
+  const actor = await folder.trainingLog(0, "policy", "sweet");
+  assert.ok(actor.length > 0 && "loss/sweet" in actor[0]);
+  // One table and one report for both families.
+  const { header, rows } = resultCells(first);
+  assert.equal(rows.length, methods.length);
+  assert.ok(header.some((h) => h.startsWith("similarity")));
+  assert.ok(markdownTable(first).includes(rows[0][1]));
+  const html = await reportHtml(first);
+  assert.ok(html.includes(`<td>${rows[0][0]}</td>`) && html.includes("Similarity to the reference page"));
   const t0 = performance.now();
-  const again = await runFrontendAblation(config, [0], root);
+  const again = await runAblation(config, [0], root);
   assert.deepEqual(again.methods, first.methods);
   assert.ok((performance.now() - t0) / 1000 < 15, "the re-run recomputed stages");
   // A critic trained otherwise than its method now trains it (a folder from before a change) is refused,
   // though its ranks, actor and evaluation exist.
-  const critic = `${root}/seed-0/critics/sweet.json`;
-  const file = JSON.parse(await Deno.readTextFile(critic));
+  const criticFile = `${root}/seed-0/critics/sweet.json`;
+  const file = JSON.parse(await Deno.readTextFile(criticFile));
   file.trainedAs.reduction = "turn-mean";
-  await Deno.writeTextFile(critic, JSON.stringify(file));
+  await Deno.writeTextFile(criticFile, JSON.stringify(file));
   await assert.rejects(
-    () => runFrontendAblation(config, [0], root),
+    () => runAblation(config, [0], root),
     /sweet\.json: trained with .*reduction differ/,
   );
   await Deno.remove(root, { recursive: true });

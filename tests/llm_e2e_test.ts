@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import * as tf from "@tensorflow/tfjs";
-import { BASE_POLICY_DIR } from "../lib/llm/agents.ts";
+import { BASE_POLICY_DIR } from "../lib/nn/pretrained.ts";
 import { PolicyAgent } from "../lib/agents/policy.ts";
 import { PythonHarness } from "../lib/colbench/backend/harness/harness.ts";
 import { summarize } from "../lib/colbench/backend/metrics.ts";

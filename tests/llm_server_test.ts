@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as tf from "@tensorflow/tfjs";
 import OpenAI from "openai";
-import { BASE_POLICY_DIR } from "../lib/llm/agents.ts";
+import { BASE_POLICY_DIR } from "../lib/nn/pretrained.ts";
 import { PolicyAgent } from "../lib/agents/policy.ts";
 import { loadSplit } from "../lib/colbench/backend/splits.ts";
 import { startServer } from "../lib/llm/server.ts";

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { claimRunFolder, evaluationTasks } from "../lib/pipeline/ablate.ts";
+import { evaluationTasks } from "../lib/pipeline/backend_ablate.ts";
+import { claimRunFolder } from "../lib/pipeline/run_folder.ts";
 import { ABLATE_PRESETS, AblateConfig, VALIDATION_START } from "../lib/pipeline/config.ts";
 import { loadSplit } from "../lib/colbench/backend/splits.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { BASE_POLICY_DIR } from "../lib/llm/agents.ts";
+import { BASE_POLICY_DIR } from "../lib/nn/pretrained.ts";
 import { selectBackend } from "../lib/nn/backend.ts";
 import { PRESETS } from "../lib/nn/config.ts";
 import { loadPretrained } from "../lib/nn/pretrained.ts";

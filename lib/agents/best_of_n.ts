@@ -22,7 +22,13 @@ export interface TurnCritic {
  * The best-of-N agent.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { BestOfNAgent } from "./best_of_n.ts";
+ * import { PolicyAgent } from "./policy.ts";
+ * import { loadPretrained } from "../nn/pretrained.ts";
+ * import { initCritic } from "../rl/critic.ts";
+ * const { model: base, tokenizer } = await loadPretrained("data/policy/base");
+ * const critic = initCritic(base, "sweet"); // then trained with trainCritic
  * const agent = new BestOfNAgent(new PolicyAgent(base, tokenizer, { seed: 0 }), { model: critic, variant: "sweet", base }, 8);
  * ```
  */

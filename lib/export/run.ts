@@ -32,7 +32,8 @@ async function orMissing<T>(path: string, stage: string, read: () => Promise<T>)
  * The run's config (`<run>/config.json`).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { readRunConfig } from "./run.ts";
  * const config = await readRunConfig("runs/ablate/smoke");
  * ```
  */
@@ -45,7 +46,8 @@ export function readRunConfig(run: string): Promise<AblateConfig> {
  * The run's offline rollouts in the pipeline's order (rollout 0 of every task, then rollout 1, …), scored.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { readRunRollouts } from "./run.ts";
  * const rollouts = await readRunRollouts("runs/ablate/smoke");
  * ```
  */
@@ -63,7 +65,8 @@ export async function readRunRollouts(run: string, config?: AblateConfig): Promi
  * The run's candidate rows (every state, in state order).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { readRunCandidates } from "./run.ts";
  * const rows = await readRunCandidates("runs/ablate/smoke");
  * ```
  */
@@ -90,7 +93,8 @@ export async function readRunCandidates(run: string): Promise<CandidateRow[]> {
  * One seed's critic ranks of every state's candidates.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { readRunRanks } from "./run.ts";
  * const ranks = await readRunRanks("runs/ablate/smoke", 0, "sweet");
  * ```
  */
@@ -111,7 +115,8 @@ export interface RunActorOptions {
  * The turn-level pairs the run's actor of `seed` and `variant` trains on (see `actorPairs`).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { readRunActorPairs } from "./run.ts";
  * const pairs = await readRunActorPairs("runs/ablate/smoke", { seed: 0, variant: "sweet" });
  * ```
  */

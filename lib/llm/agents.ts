@@ -10,7 +10,7 @@ import { MediocreAgent } from "../colbench/backend/mediocre.ts";
 import { OracleAgent } from "../colbench/backend/oracle.ts";
 import { PolicyAgent, type PolicyOptions } from "../agents/policy.ts";
 import { SingleTurnAgent } from "../colbench/backend/single_turn.ts";
-import { loadPretrained } from "../nn/pretrained.ts";
+import { BASE_POLICY_DIR, loadPretrained } from "../nn/pretrained.ts";
 import { selectBackend } from "../nn/backend.ts";
 import { OpenAIAgent } from "./agent.ts";
 import type { OpenAIAgentConfig } from "./config.ts";
@@ -34,9 +34,6 @@ export const SCRIPTED_AGENTS = {
 
 /** A scripted agent's name. */
 export type ScriptedAgentName = keyof typeof SCRIPTED_AGENTS;
-
-/** The shipped base policy's checkpoint folder. */
-export const BASE_POLICY_DIR = new URL("../../data/policy/base", import.meta.url).pathname;
 
 /**
  * Builds a scripted agent from its name.

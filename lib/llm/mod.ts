@@ -1,7 +1,8 @@
 /**
- * The LLM tier: ColBench agents and human simulators behind OpenAI-compatible endpoints, an
- * OpenAI-compatible server for the kit's tfjs checkpoints, per-episode seeding shared by both sides, and
- * resumable evaluation.
+ * The LLM tier: ColBench agents and human simulators (text and vision) behind OpenAI-compatible
+ * endpoints with retries and rate limits, agents and simulators built from command-line specs, an
+ * OpenAI-compatible server for the kit's tfjs checkpoints (seeded per episode as the in-process policy
+ * is, lib/util/seed.ts), and resumable evaluation.
  *
  * @example
  * ```ts
@@ -15,18 +16,42 @@
  *
  * @module
  */
-export * from "./agent.ts";
-export * from "./config.ts";
-export * from "./describe.ts";
-export * from "./endpoint.ts";
-export * from "./limiter.ts";
-export * from "./messages.ts";
-export * from "./prompt.ts";
-export * from "./resumable.ts";
-export * from "./retry.ts";
-export * from "../util/seed.ts";
-export * from "./server.ts";
-export * from "./simulator.ts";
-export * from "./simulators.ts";
-export * from "./spec.ts";
-export * from "./wire.ts";
+export { OpenAIAgent } from "./agent.ts";
+export { agentByName, createAgent, SCRIPTED_AGENTS, type ScriptedAgentName } from "./agents.ts";
+export {
+  DEFAULT_AGENT_PROMPT,
+  DEFAULT_SIMULATOR_PROMPT,
+  EndpointConfig,
+  OpenAIAgentConfig,
+  OpenAISimulatorConfig,
+} from "./config.ts";
+export { describeParticipant, identityOf } from "./describe.ts";
+export {
+  ChatEndpoint,
+  type ChatRequest,
+  type ChatResult,
+  type EndpointHooks,
+  type EndpointStats,
+  NO_RESPONSE,
+} from "./endpoint.ts";
+export { ChatMessage, chatMessages, type ContentPart, type VisionMessage } from "./messages.ts";
+export { fillTemplate, loadPrompt, type PromptFile } from "./prompt.ts";
+export {
+  type ChunkReport,
+  evaluateResumable,
+  partialPathFor,
+  type ResumableOptions,
+  type ResumableResult,
+  runIdOf,
+} from "./resumable.ts";
+export { type FailureKind, RetriesExhaustedError } from "./retry.ts";
+export { type KitServer, type ServeOptions, startServer } from "./server.ts";
+export { OpenAISimulator, SIMULATOR_PLACEHOLDERS } from "./simulator.ts";
+export { createSimulator } from "./simulators.ts";
+export { isOpenAISpec, type OpenAISpec, parseOpenAISpec } from "./spec.ts";
+export {
+  DEFAULT_DESIGN_SIMULATOR_PROMPT,
+  type DesignComparison,
+  OpenAIDesignSimulator,
+  OpenAIDesignSimulatorConfig,
+} from "./vlm_simulator.ts";

@@ -46,10 +46,20 @@ export type WorkerRequest =
  * Gradient workers for one model: `replicas - 1` workers plus the main thread.
  *
  * @example
- * ```ts ignore
- * const workers = await GradientWorkers.start(model, 2, { module: import.meta.url, name: "myLoss", params: {} });
+ * ```ts
+ * import { GradientWorkers } from "./parallel.ts";
+ * import { modelConfig } from "./config.ts";
+ * import { Transformer } from "./model.ts";
+ * import { Adam } from "./optim.ts";
+ * import { sftLoss } from "../rl/sft.ts"; // any module exporting a loss factory by name
+ * const model = new Transformer(modelConfig("tiny"));
+ * const params = { pad: 0 };
+ * const module = new URL("../rl/sft.ts", import.meta.url).href;
+ * const workers = await GradientWorkers.start(model, 2, { module, name: "sftLoss", params });
+ * const adam = new Adam(model.variables());
+ * const microBatches = [[{ ids: [1, 2, 3], mask: [0, 1, 1] }], [{ ids: [4, 5, 6], mask: [0, 1, 1] }]];
  * try {
- *   const { loss } = await workers.step(adam, microBatches, myLoss({}), { lr: 1e-3 });
+ *   const { loss } = await workers.step(adam, microBatches, sftLoss(params), { lr: 1e-3 });
  * } finally {
  *   workers.close();
  * }

@@ -9,6 +9,9 @@ import type { AdamState } from "./optim.ts";
 import { Tokenizer } from "./tokenizer.ts";
 import type { BackendInfo } from "./backend.ts";
 
+/** The shipped base policy's checkpoint folder (data/policy/base). */
+export const BASE_POLICY_DIR = new URL("../../data/policy/base", import.meta.url).pathname;
+
 /** A loaded model with its tokenizer. */
 export interface Pretrained {
   model: Transformer;

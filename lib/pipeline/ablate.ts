@@ -1,308 +1,92 @@
 /**
- * Runs every method of the paper's Tables 2–3 for several seeds and gathers the results: per method the
- * success and tests-passed rates pooled over seeds × test tasks with 95% bootstrap intervals, each
- * seed's own numbers, and the paper's numbers beside them.
+ * `deno task ablate` for either family, behind one entry point: runs (or resumes) every method for
+ * several seeds in one run folder and gathers one results record, shown by one table and one
+ * `report.html`. Each family's stages and metrics live beside it (backend_ablate.ts: success and tests
+ * passed; frontend_ablate.ts: similarity and win rate).
  *
  * @module
  */
-import { z } from "zod";
-import { PythonHarness } from "../colbench/backend/harness/harness.ts";
-import { summarize } from "../colbench/backend/metrics.ts";
-import { type Estimate, formatEstimate } from "../util/stats.ts";
-import { type BackendTask, Trajectory } from "../colbench/backend/schema.ts";
-import { loadSplit } from "../colbench/backend/splits.ts";
-import { loadPretrained } from "../nn/pretrained.ts";
-import { readJson, readJsonl, writeJson } from "../util/jsonl.ts";
-import { tableMarkdown } from "../report/display.ts";
-import { AblateConfig, type Method, PAPER_NUMBERS, VALIDATION_START } from "./config.ts";
+import type { AblateConfig } from "./config.ts";
+import type { FrontendAblateConfig } from "./frontend_config.ts";
+import type { RunConfig } from "./run_config.ts";
 import {
-  bestOfN,
-  clearStaleLocks,
-  EvalSummary,
-  evaluate,
-  offlineDir,
-  type SeedRun,
-  slug,
-  StageBusy,
-  stageTimings,
-} from "./stages.ts";
+  type AblationResults,
+  backendMarkdownTable,
+  backendResultCells,
+  runBackendAblation,
+} from "./backend_ablate.ts";
+import {
+  frontendMarkdownTable,
+  frontendResultCells,
+  type FrontendResults,
+  runFrontendAblation,
+} from "./frontend_ablate.ts";
 
-/** One method's results over all seeds. */
-export interface MethodResult {
-  method: Method;
-  /** Pooled over seeds × tasks (fractions in [0, 1]). */
-  testsPassed: Estimate;
-  success: Estimate;
-  perSeed: EvalSummary[];
-  paper: { testsPassed: number; success: number } | null;
-}
+/** What `results.json` holds, either family (`family` tells which). */
+export type RunResults = AblationResults | FrontendResults;
 
-/** One point of the best-of-N curves (paper Fig. 3a). */
-export interface BestOfNResult {
-  /** The critic that picks (any variant's curve starts at the same N = 1 point). */
-  variant: string;
-  n: number;
-  testsPassed: Estimate;
-  success: Estimate;
-}
-
-/** What `results.json` holds. */
-export interface AblationResults {
-  config: AblateConfig;
-  seeds: number[];
-  methods: MethodResult[];
-  bestOfN: BestOfNResult[];
-  /** Wall time of this invocation and, for the offline data and per seed, of each stage (as first run). */
-  wallSeconds: number;
-  stageSeconds: Record<string, Record<string, number>>;
-  finishedAt: string;
+/** Options of {@link runAblation}. */
+export interface AblationOptions {
+  /** When the invocation began (`performance.now()`), for the reported wall time. */
+  started?: number;
+  /** The stages were computed already (by `--jobs` worker processes): only gather the results. */
+  computed?: boolean;
+  /** Record `root/results.json` (off for readers such as notebooks, which keep the run's own record). */
+  write?: boolean;
 }
 
 /**
- * Records the config in a new run folder, or checks that a resumed folder was made with the same one
- * (which methods run and the worker count may differ); `schema` is the family's config schema.
+ * Runs (or resumes) the pipeline of the config's family for each seed under `root/seed-<s>` (offline data
+ * in `root/offline`) and writes `root/results.json`.
  *
  * @example
  * ```ts ignore
- * await claimRunFolder("runs/ablate/small", config); // throws if the folder holds another config's run
+ * import { runConfig } from "./run_config.ts";
+ * const results = await runAblation(runConfig("backend", "smoke"), [0], "runs/ablate/smoke");
  * ```
  */
-export async function claimRunFolder(
-  root: string,
-  config: object,
-  schema: z.ZodType<object> = AblateConfig,
-): Promise<void> {
-  const path = `${root}/config.json`;
-  const recorded = await readJson(z.record(z.string(), z.unknown()), path).catch((e) => {
-    if (e instanceof Deno.errors.NotFound) return undefined;
-    throw e;
-  });
-  if (!recorded) return await writeJson(path, z.unknown(), config);
-  // Through the schema, so a field added since the folder was made reads as its default.
-  const parsed = schema.safeParse(recorded);
-  const previous = (parsed.success ? parsed.data : recorded) as Record<string, unknown>;
-  // Which methods and curves run, and the worker count, only add or speed up stages; the rest shapes them.
-  const shaping = (c: Record<string, unknown>): Record<string, unknown> => ({
-    ...c,
-    methods: undefined,
-    workers: undefined,
-    bestOfN: (c.bestOfN as { tasks?: number } | undefined)?.tasks,
-  });
-  const [before, now] = [shaping(previous), shaping(config as Record<string, unknown>)];
-  const changed = Object.keys({ ...before, ...now }).filter((key) =>
-    JSON.stringify(before[key]) !== JSON.stringify(now[key])
-  );
-  if (changed.length > 0) {
-    throw new Error(
-      `${path}: this run folder was made with a different config (${changed.join(", ")} differ); ` +
-        `resume it with the same preset and options, or choose another folder with --out`,
-    );
-  }
-}
-
-/**
- * The tasks every method is evaluated on: the first `evalTasks` of the test split, or of the validation
- * split (train tasks from {@link VALIDATION_START}, which no rollout of a valid config touches).
- *
- * @example
- * ```ts
- * import { ABLATE_PRESETS, AblateConfig } from "./config.ts";
- * const tasks = await evaluationTasks(AblateConfig.parse({ ...ABLATE_PRESETS.smoke, evalSplit: "validation" }));
- * ```
- */
-export async function evaluationTasks(config: AblateConfig): Promise<BackendTask[]> {
-  return config.evalSplit === "test"
-    ? (await loadSplit("test")).slice(0, config.evalTasks)
-    : (await loadSplit("train")).slice(VALIDATION_START, VALIDATION_START + config.evalTasks);
-}
-
-/** Shared, read-only inputs of every seed's run. */
-async function openRun(config: AblateConfig, seeds: readonly number[], root: string) {
-  const base = await loadPretrained(config.policy, { trainable: false });
-  const harness = await PythonHarness.create({ workers: config.workers });
-  const trainTasks = (await loadSplit("train")).slice(0, config.trainTasks);
-  const testTasks = await evaluationTasks(config);
-  const runs = seeds.map((seed): SeedRun => ({
-    config,
-    seed,
-    root,
-    dir: `${root}/seed-${seed}`,
-    base,
-    harness,
-    trainTasks,
-    testTasks,
-  }));
-  return {
-    runs,
-    close: async () => {
-      await harness.close();
-      base.model.dispose();
-    },
-  };
-}
-
-/** Every evaluation the run reports, as jobs: each method of each seed, then the best-of-N points. */
-function jobsOf(runs: readonly SeedRun[]): { label: string; run: () => Promise<unknown> }[] {
-  const { methods, bestOfN: curve } = runs[0].config;
-  return runs.flatMap((run, i) => [
-    ...methods.map((method) => ({ label: `seed ${run.seed} ${method}`, run: () => evaluate(run, method) })),
-    ...(i >= curve.seeds ? [] : curve.variants).flatMap((variant) =>
-      curve.n.map((n) => ({
-        label: `seed ${run.seed} best-of-${n} ${variant}`,
-        run: () => bestOfN(run, variant, n),
-      }))
-    ),
-  ]);
-}
-
-/**
- * Computes every missing stage of the run (the offline data, then each seed's methods and best-of-N
- * points). Several processes may run this on one folder at once (`deno task ablate --jobs N`): a stage
- * another process holds is skipped and retried later, so the work spreads over the processes without
- * a fixed split.
- *
- * @example
- * ```ts ignore
- * await runStages(config, [0, 1, 2], "runs/ablate/small"); // in each of several processes
- * ```
- */
-export async function runStages(config: AblateConfig, seeds: readonly number[], root: string): Promise<void> {
-  await claimRunFolder(root, config);
-  const { runs, close } = await openRun(config, seeds, root);
-  try {
-    let pending = jobsOf(runs);
-    const total = pending.length;
-    let done = 0;
-    while (pending.length > 0) {
-      const waiting = [];
-      for (const job of pending) {
-        try {
-          await job.run();
-          console.error(`[${++done}/${total} done] ${job.label}`);
-        } catch (e) {
-          if (!(e instanceof StageBusy)) throw e;
-          waiting.push(job);
-        }
-      }
-      // Everything left is held by other processes: poll until they finish their stages.
-      if (waiting.length === pending.length) await new Promise((r) => setTimeout(r, 2000));
-      pending = waiting;
-    }
-  } finally {
-    await close();
-  }
-}
-
-/**
- * Runs (or resumes) the pipeline for each seed under `root/seed-<s>` (offline data in `root/offline`)
- * and writes `root/results.json`; `started` (a `performance.now()` time) is when the invocation began,
- * for the reported wall time. Call it while no other process works on `root` (it clears their locks).
- *
- * @example
- * ```ts ignore
- * import { ABLATE_PRESETS, AblateConfig } from "./config.ts";
- * import { runAblation } from "./ablate.ts";
- * const results = await runAblation(AblateConfig.parse(ABLATE_PRESETS.smoke), [0], "runs/ablate/smoke");
- * ```
- */
-export async function runAblation(
+export function runAblation(
   config: AblateConfig,
   seeds: readonly number[],
   root: string,
-  { started = performance.now(), computed = false, write = true }: {
-    started?: number;
-    computed?: boolean;
-    /** Record `root/results.json` (off for readers such as notebooks, which keep the run's own record). */
-    write?: boolean;
-  } = {},
-): Promise<AblationResults> {
-  if (!computed) {
-    await clearStaleLocks(root);
-    await runStages(config, seeds, root);
-  }
-  const results = await collectResults(config, seeds, root, started);
-  if (write) await writeJson(`${root}/results.json`, z.unknown(), results);
-  return results;
-}
-
-/** Reads every seed's evaluations. */
-async function collectResults(
-  config: AblateConfig,
+  options?: AblationOptions,
+): Promise<AblationResults>;
+/** The frontend family's run: similarity and win rate. */
+export function runAblation(
+  config: FrontendAblateConfig,
   seeds: readonly number[],
   root: string,
-  started: number,
-): Promise<AblationResults> {
-  const rewardsOf = async (dir: string, method: string) =>
-    (await readJsonl(Trajectory, `${dir}/${slug(method)}.jsonl`)).map((t) => t.reward ?? 0);
-  const dirs = seeds.map((seed) => `${root}/seed-${seed}`);
-  const methods: MethodResult[] = [];
-  for (const method of config.methods) {
-    const perSeed: EvalSummary[] = [], rewards: number[] = [];
-    for (const dir of dirs) {
-      perSeed.push(await readJson(EvalSummary, `${dir}/eval/${slug(method)}.summary.json`));
-      rewards.push(...await rewardsOf(`${dir}/eval`, method));
-    }
-    const pooled = summarize(rewards, 0);
-    methods.push({
-      method,
-      testsPassed: pooled.testsPassed,
-      success: pooled.success,
-      perSeed,
-      paper: PAPER_NUMBERS[method],
-    });
-  }
-  const bestOfNResults: BestOfNResult[] = [];
-  for (const variant of config.bestOfN.variants) {
-    for (const n of config.bestOfN.n) {
-      const rewards: number[] = [];
-      const method = n === 1 ? "best-of-1" : `best-of-${n}/${variant}`;
-      for (const dir of dirs.slice(0, config.bestOfN.seeds)) {
-        rewards.push(...await rewardsOf(`${dir}/best-of-n`, method));
-      }
-      const pooled = summarize(rewards, 0);
-      bestOfNResults.push({ variant, n, testsPassed: pooled.testsPassed, success: pooled.success });
-    }
-  }
-  const stageSeconds: Record<string, Record<string, number>> = {
-    offline: await stageTimings(offlineDir(root)),
-  };
-  for (const seed of seeds) stageSeconds[`seed-${seed}`] = await stageTimings(`${root}/seed-${seed}`);
-  return {
-    config,
-    seeds: [...seeds],
-    methods,
-    bestOfN: bestOfNResults,
-    wallSeconds: (performance.now() - started) / 1000,
-    stageSeconds,
-    finishedAt: new Date().toISOString(),
-  };
+  options?: AblationOptions,
+): Promise<FrontendResults>;
+/** Either family's run, as the config's `family` says. */
+export function runAblation(
+  config: RunConfig,
+  seeds: readonly number[],
+  root: string,
+  options?: AblationOptions,
+): Promise<RunResults>;
+export function runAblation(
+  config: RunConfig,
+  seeds: readonly number[],
+  root: string,
+  options: AblationOptions = {},
+): Promise<RunResults> {
+  return config.family === "frontend"
+    ? runFrontendAblation(config, seeds, root, options)
+    : runBackendAblation(config, seeds, root, options);
 }
 
 /**
- * The results table as text cells, shared by the markdown table and the HTML report.
+ * The results table as text cells (one row per method, the paper's numbers beside ours), shared by the
+ * markdown table, the HTML report and the notebooks.
  *
  * @example
  * ```ts ignore
  * const { header, rows } = resultCells(results);
  * ```
  */
-export function resultCells(results: AblationResults): { header: string[]; rows: string[][] } {
-  return {
-    header: [
-      "method",
-      "% tests passed [95% CI]",
-      "success % [95% CI]",
-      "success per seed",
-      "paper tests / success",
-    ],
-    rows: results.methods.map((m) => [
-      m.method,
-      formatEstimate(m.testsPassed),
-      formatEstimate(m.success),
-      m.perSeed.map((s) => (100 * s["eval/success"]).toFixed(1)).join(" / "),
-      m.paper ? `${m.paper.testsPassed} / ${m.paper.success}` : "—",
-    ]),
-  };
+export function resultCells(results: RunResults): { header: string[]; rows: string[][] } {
+  return results.family === "frontend" ? frontendResultCells(results) : backendResultCells(results);
 }
 
 /**
@@ -313,12 +97,6 @@ export function resultCells(results: AblationResults): { header: string[]; rows:
  * console.log(markdownTable(results));
  * ```
  */
-export function markdownTable(results: AblationResults): string {
-  const { header, rows } = resultCells(results);
-  const lines = [tableMarkdown(header, rows)];
-  if (results.bestOfN.length > 0) {
-    const bestOfN = results.bestOfN.map((b) => [b.variant, `${b.n}`, formatEstimate(b.success)]);
-    lines.push("", tableMarkdown(["best-of-N critic", "N", "success % [95% CI]"], bestOfN));
-  }
-  return lines.join("\n");
+export function markdownTable(results: RunResults): string {
+  return results.family === "frontend" ? frontendMarkdownTable(results) : backendMarkdownTable(results);
 }

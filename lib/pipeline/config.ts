@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import { BASE_POLICY_DIR } from "../llm/agents.ts";
+import { BASE_POLICY_DIR } from "../nn/pretrained.ts";
 import { CriticVariant, RankingReference } from "../rl/critic.ts";
 
 /** The methods of the paper's Tables 2 and 3, as the kit names them. */
@@ -56,6 +56,7 @@ export const VALIDATION_START = 4500;
 
 /** The pipeline's config. */
 export const AblateConfig = z.object({
+  family: z.literal("backend").default("backend").describe("task family: backend programming"),
   preset: z.string().describe("name of the preset this config came from"),
   policy: z.string().default(BASE_POLICY_DIR).describe(
     "base policy checkpoint (zero-shot, initial actor and critic)",

@@ -26,7 +26,7 @@ import { tableMarkdown } from "../report/display.ts";
 import { builtinSimilarity, winOutcomes, winRate } from "../colbench/frontend/similarity.ts";
 import { loadPageSplit } from "../colbench/frontend/splits.ts";
 import { bootstrapMean, type Estimate, formatEstimate, mean } from "../util/stats.ts";
-import { claimRunFolder } from "./ablate.ts";
+import { claimRunFolder } from "./run_folder.ts";
 import { clearStaleLocks, offlineDir, stageTimings } from "./stages.ts";
 import { writeJson } from "../util/jsonl.ts";
 
@@ -72,9 +72,9 @@ export async function runFrontendAblation(
   config: FrontendAblateConfig,
   seeds: readonly number[],
   root: string,
-  { started = performance.now() }: { started?: number } = {},
+  { started = performance.now(), write = true }: { started?: number; write?: boolean } = {},
 ): Promise<FrontendResults> {
-  await claimRunFolder(root, config, FrontendAblateConfig);
+  await claimRunFolder(root, config);
   await clearStaleLocks(root);
   const [train, test] = await Promise.all([loadPageSplit("train"), loadPageSplit("test")]);
   const renderer = await PageRenderer.create({ poolSize: config.renderTabs });
@@ -158,7 +158,7 @@ export async function runFrontendAblation(
       stageSeconds,
       finishedAt: new Date().toISOString(),
     };
-    await writeJson(`${root}/results.json`, z.unknown(), results);
+    if (write) await writeJson(`${root}/results.json`, z.unknown(), results);
     return results;
   } finally {
     await renderer.close();

@@ -1,11 +1,13 @@
 /**
- * The ablation's self-contained HTML report: the results table, success and tests-passed charts with
- * 95% intervals and the paper's numbers, and per-stage wall times. plotly.js is inlined (offline).
+ * The ablation's self-contained HTML report, either family: the results table, a chart per metric with
+ * 95% intervals and the paper's numbers (backend: success and tests passed, and the best-of-N curves;
+ * frontend: similarity and win rate), and per-stage wall times. plotly.js is inlined (offline).
  *
  * @module
  */
 import { type Figure, figureHtml, plotlySource } from "../report/plotly.ts";
-import { type AblationResults, resultCells } from "./ablate.ts";
+import { resultCells, type RunResults } from "./ablate.ts";
+import type { AblationResults } from "./backend_ablate.ts";
 import type { Estimate } from "../util/stats.ts";
 
 /** Results with an estimate of metric `K` per method and the paper's number beside it (either family). */
@@ -66,7 +68,7 @@ export function metricFigure<K extends string>(
   };
 }
 
-function timingFigure(results: AblationResults): Figure {
+function timingFigure(results: RunResults): Figure {
   return {
     data: Object.entries(results.stageSeconds).map(([seed, stages]) => ({
       type: "bar",
@@ -119,30 +121,42 @@ function escape(text: string): string {
  * await Deno.writeTextFile("runs/ablate/small/report.html", await reportHtml(results));
  * ```
  */
-export async function reportHtml(results: AblationResults): Promise<string> {
+export async function reportHtml(results: RunResults): Promise<string> {
   const { header, rows } = resultCells(results);
   const cells = (tag: string, row: string[]) =>
     `<tr>${row.map((c) => `<${tag}>${escape(c)}</${tag}>`).join("")}</tr>`;
   const c = results.config;
+  const figures = results.family === "frontend"
+    ? [
+      figureHtml("similarity", metricFigure(results, "similarity", "Similarity to the reference page")),
+      figureHtml("win-rate", metricFigure(results, "winRate", "Win rate against the mediocre designer")),
+    ]
+    : [
+      figureHtml("success", metricFigure(results, "success", "Success rate")),
+      figureHtml("tests", metricFigure(results, "testsPassed", "% tests passed")),
+      results.bestOfN.length ? figureHtml("best-of-n", bestOfNFigure(results)) : "",
+    ];
+  const suite = results.family === "frontend" ? "frontend-design" : "backend-programming";
+  const data = results.family === "frontend"
+    ? `${c.trainTasks} train pages × ${c.rollouts} rollouts; ${c.evalTasks} ${c.evalSplit} pages`
+    : `${c.trainTasks} train tasks × ${c.rollouts} rollouts; ${c.evalTasks} ${c.evalSplit} tasks`;
   return `<!doctype html>
-<html><head><meta charset="utf-8"><title>SWEET-RL ablation (${escape(c.preset)})</title>
+<html><head><meta charset="utf-8"><title>SWEET-RL ablation (${escape(results.family)}, ${
+    escape(c.preset)
+  })</title>
 <script>${await plotlySource()}</script>
 <style>body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto}table{border-collapse:collapse}
 td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}td:first-child{text-align:left}</style></head>
 <body>
-<h1>SWEET-RL on the embedded ColBench suite: preset <code>${escape(c.preset)}</code></h1>
-<p>Seeds ${
-    results.seeds.join(", ")
-  }; ${c.trainTasks} train tasks × ${c.rollouts} rollouts; ${c.evalTasks} ${c.evalSplit} tasks;
+<h1>SWEET-RL on the embedded ColBench ${suite} suite: preset <code>${escape(c.preset)}</code></h1>
+<p>Seeds ${results.seeds.join(", ")}; ${data};
 finished ${escape(results.finishedAt)}; ${
     (results.wallSeconds / 60).toFixed(1)
   } min in the last invocation.</p>
 <table>${cells("th", header)}
 ${rows.map((row) => cells("td", row)).join("\n")}
 </table>
-${figureHtml("success", metricFigure(results, "success", "Success rate"))}
-${figureHtml("tests", metricFigure(results, "testsPassed", "% tests passed"))}
-${results.bestOfN.length ? figureHtml("best-of-n", bestOfNFigure(results)) : ""}
+${figures.join("\n")}
 ${figureHtml("timing", timingFigure(results))}
 </body></html>
 `;

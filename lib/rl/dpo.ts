@@ -82,7 +82,14 @@ export function turnPreference(
  * every agent turn a response.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { Trajectory } from "../colbench/backend/schema.ts";
+ * import { loadPretrained } from "../nn/pretrained.ts";
+ * import { readJsonl } from "../util/jsonl.ts";
+ * import { criticPairs } from "./pairs.ts";
+ * import { trajectoryPreference } from "./dpo.ts";
+ * const { tokenizer } = await loadPretrained("data/policy/base");
+ * const rollouts = await readJsonl(Trajectory, "runs/eval/mediocre-train-s0.jsonl");
  * const prefs = criticPairs(rollouts).map((p) => trajectoryPreference(tokenizer, p, 512));
  * ```
  */
@@ -149,7 +156,12 @@ function packedBatch(rows: readonly PackedRow[]) {
  * plan and packed into one row: the context runs once and each distinct response once.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { loadPretrained } from "../nn/pretrained.ts";
+ * import { DpoConfig, trainDpo, turnPreference } from "./dpo.ts";
+ * const { model: base, tokenizer } = await loadPretrained("data/policy/base");
+ * const history = [{ role: "user" as const, content: "Help me write f." }];
+ * const preferences = [turnPreference(tokenizer, history, "What rate applies?", "def f(): pass", 512)];
  * const policy = base.clone();
  * await trainDpo(policy, base, tokenizer, preferences, DpoConfig.parse({ lr: 1e-4 }));
  * ```

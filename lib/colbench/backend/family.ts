@@ -43,8 +43,9 @@ export interface FactSpec<P> {
  * import { Rng } from "../../util/rng.ts";
  * import { familyByName } from "./families/mod.ts";
  * const fam = familyByName("loyalty_pricing");
- * const params = fam.sampleParams(new Rng(1));
- * console.log(fam.describe(params));
+ * const rng = new Rng(1);
+ * const params = fam.sampleParams(rng);
+ * console.log(fam.describe(params, rng));
  * ```
  */
 export interface TaskFamily<P extends Record<string, unknown> = Record<string, unknown>> {

@@ -1,0 +1,58 @@
+/**
+ * The experiments behind `deno task ablate` and `deno task scale`: each family's configs and presets,
+ * the staged, resumable pipeline (offline rollouts, candidates, critics, ranks, policies, evaluation,
+ * best-of-N) run for several seeds in one run folder, the results tables and HTML report, the
+ * data-scaling curve, and the setup the notebooks share.
+ *
+ * @example
+ * ```ts
+ * import { markdownTable, runAblation, runConfig } from "./mod.ts";
+ * const config = runConfig("backend", "smoke", {}, { methods: ["zero-shot", "sweet"] });
+ * const results = await runAblation(config, [0], "runs/ablate/smoke");
+ * console.log(markdownTable(results));
+ * ```
+ *
+ * @module
+ */
+export {
+  ABLATE_PRESETS,
+  AblateConfig,
+  type AblatePreset,
+  type Method,
+  METHODS,
+  VALIDATION_START,
+} from "./config.ts";
+export {
+  FRONTEND_METHODS,
+  FRONTEND_PRESETS,
+  FrontendAblateConfig,
+  type FrontendMethod,
+} from "./frontend_config.ts";
+export { PRESETS, RunConfig, runConfig } from "./run_config.ts";
+export { claimRunFolder, RunFolder } from "./run_folder.ts";
+export { type AblationOptions, markdownTable, resultCells, runAblation, type RunResults } from "./ablate.ts";
+export {
+  type AblationResults,
+  type BestOfNResult,
+  evaluationTasks,
+  type MethodResult,
+  runStages,
+} from "./backend_ablate.ts";
+export {
+  type FrontendMethodResult,
+  frontendResultCells,
+  type FrontendResults,
+  runFrontendAblation,
+} from "./frontend_ablate.ts";
+export {
+  CandidateRow,
+  clearStaleLocks,
+  EvalSummary,
+  offlineDir,
+  RankRow,
+  StageBusy,
+  stageTimings,
+} from "./stages.ts";
+export { bestOfNFigure, metricFigure, type MetricResults, reportHtml } from "./report.ts";
+export { runScaling, SCALE_METHODS, type ScalePoint, scaleSizes } from "./scale.ts";
+export { type NotebookSetup, notebookSetup } from "./notebook.ts";

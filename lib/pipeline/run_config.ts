@@ -1,0 +1,76 @@
+/**
+ * The one config of `deno task ablate`: a tagged union on `family` of the backend pipeline's config
+ * (lib/pipeline/config.ts) and the frontend's (lib/pipeline/frontend_config.ts), and how a preset, a
+ * config file's overrides and `--only` become one validated config.
+ *
+ * @module
+ */
+import { z } from "zod";
+import type { Family } from "../colbench/family.ts";
+import { validate } from "../util/jsonl.ts";
+import { ABLATE_PRESETS, AblateConfig } from "./config.ts";
+import { FRONTEND_PRESETS, FrontendAblateConfig } from "./frontend_config.ts";
+
+/** A run's config, either family (`family` tells which). */
+export const RunConfig = z.discriminatedUnion("family", [AblateConfig, FrontendAblateConfig]);
+/** A run's config, either family. */
+export type RunConfig = z.output<typeof RunConfig>;
+
+/** Each family's presets: runnable documentation of the data scale each machine can afford. */
+export const PRESETS: Record<Family, Record<string, Record<string, unknown>>> = {
+  backend: ABLATE_PRESETS,
+  frontend: FRONTEND_PRESETS,
+};
+
+/**
+ * Preset fields overridden one level deep, so `{"critic": {"nllCoef": 0}}` keeps the preset's other critic
+ * fields.
+ *
+ * @example
+ * ```ts
+ * import { mergeConfig } from "./run_config.ts";
+ * mergeConfig({ critic: { lr: 1, nllCoef: 0.01 } }, { critic: { nllCoef: 0 } }); // { critic: { lr: 1, nllCoef: 0 } }
+ * ```
+ */
+export function mergeConfig(
+  preset: Record<string, unknown>,
+  overrides: Record<string, unknown>,
+): Record<string, unknown> {
+  const isObject = (x: unknown) => typeof x === "object" && x !== null && !Array.isArray(x);
+  return Object.fromEntries(
+    Object.entries({ ...preset, ...overrides }).map(([key, value]) => {
+      const base = preset[key];
+      return [key, isObject(base) && isObject(value) ? { ...(base as object), ...(value as object) } : value];
+    }),
+  );
+}
+
+/**
+ * A family's preset with a config file's overrides (`source` names the file in errors) and, if given, the
+ * methods to run; validated, so an error names the file and the field.
+ *
+ * @example
+ * ```ts
+ * import { runConfig } from "./run_config.ts";
+ * const config = runConfig("frontend", "smoke", {}, { methods: ["zero-shot", "sweet"] });
+ * config.family; // "frontend"
+ * ```
+ */
+export function runConfig(
+  family: Family,
+  preset: string,
+  overrides: Record<string, unknown> = {},
+  { methods, source = `${family} ablate config` }: { methods?: string[]; source?: string } = {},
+): RunConfig {
+  const presets = PRESETS[family];
+  if (!(preset in presets)) {
+    throw new Error(
+      `--preset ${preset}: the ${family} family has the presets ${Object.keys(presets).join(", ")}`,
+    );
+  }
+  return validate(RunConfig, {
+    ...mergeConfig(presets[preset], overrides),
+    ...(methods ? { methods } : {}),
+    family,
+  }, source);
+}

@@ -1,0 +1,99 @@
+/**
+ * SWEET-RL and its baselines: supervised and rejection fine-tuning, trajectory and state pairs, the
+ * turn-level critics of both families (the SWEET critic and its ablation variants, one table for both),
+ * their Bradley–Terry and DPO losses, turn-level and multi-turn DPO, the frontend designer's training,
+ * and the one resumable training loop they all run on.
+ *
+ * @example
+ * ```ts
+ * import { CriticConfig, criticPairs, initCritic, scoreCandidates, trainCritic } from "./mod.ts";
+ * import { Trajectory } from "../colbench/backend/schema.ts";
+ * import { loadPretrained } from "../nn/pretrained.ts";
+ * import { readJsonl } from "../util/jsonl.ts";
+ * const { model: base, tokenizer } = await loadPretrained("data/policy/base");
+ * const rollouts = await readJsonl(Trajectory, "runs/eval/mediocre-train-s0.jsonl");
+ * const critic = initCritic(base, "sweet");
+ * await trainCritic(critic, base, tokenizer, criticPairs(rollouts), CriticConfig.parse({ variant: "sweet" }));
+ * const { task, dialogue_history } = rollouts[0];
+ * const scores = scoreCandidates(critic, base, tokenizer, "sweet", task, dialogue_history.slice(0, 1), [
+ *   "What discount do members get?",
+ *   "I WANT TO ANSWER: def total(price): return price",
+ * ]);
+ * ```
+ *
+ * @module
+ */
+export { type LoopResult, type LoopRun, type LoopSpec, stepPlan, TrainConfig, trainLoop } from "./loop.ts";
+export {
+  type AdvantageReduction,
+  bradleyTerryLoss,
+  dpoLoss,
+  type LogProbReductions,
+  trajectoryAdvantage,
+} from "./losses.ts";
+export {
+  SftConfig,
+  type SftExample,
+  type SftExampleOptions,
+  sftExamples,
+  sftLoss,
+  type SftResult,
+  type SftRun,
+  trainSft,
+} from "./sft.ts";
+export {
+  bestVersusRest,
+  criticPairs,
+  gapPairs,
+  type PairStream,
+  statePairs,
+  topBottomPairs,
+  type TrajectoryPair,
+} from "./pairs.ts";
+export {
+  CRITIC_VARIANTS,
+  CriticHead,
+  type CriticSpec,
+  criticSpec,
+  type CriticVariantName,
+  familyVariants,
+  Reduction,
+  SWEET_CRITIC,
+} from "./variants.ts";
+export {
+  CriticConfig,
+  type CriticRun,
+  criticSequence,
+  CriticVariant,
+  initCritic,
+  RankingReference,
+  referenceScores,
+  type ScoreCandidateOptions,
+  scoreCandidates,
+  trainCritic,
+  trainingInfo,
+  turnAdvantages,
+  type VariantSpec,
+  variantSpec,
+} from "./critic.ts";
+export {
+  DpoConfig,
+  type PolicySequence,
+  type Preference,
+  trainDpo,
+  trajectoryPreference,
+  turnPreference,
+} from "./dpo.ts";
+export {
+  DesignCriticConfig,
+  DesignCriticKind,
+  DesignDpoConfig,
+  type DesignRun,
+  type Response,
+  responseLogProbs,
+  type ResponsePair,
+  scoreDesignTurns,
+  trainBehaviourCloning,
+  trainDesignCritic,
+  trainDesignDpo,
+} from "./train_design.ts";
