@@ -104,3 +104,19 @@ Deno.test("the layer check catches upward and cross-family imports, and ignores 
     ],
   );
 });
+
+Deno.test("tests/ mirrors lib/: every test folder is a lib/ folder", () => {
+  const folders = (dir: string): string[] =>
+    [...Deno.readDirSync(dir)].filter((e) => e.isDirectory).flatMap((e) => [
+      `${dir}/${e.name}`,
+      ...folders(`${dir}/${e.name}`),
+    ]);
+  const missing = folders("tests").filter((d) => {
+    try {
+      return !Deno.statSync(d.replace(/^tests/, "lib")).isDirectory;
+    } catch {
+      return true;
+    }
+  });
+  assert.deepEqual(missing, [], "test folders without a lib/ folder of the same path");
+});

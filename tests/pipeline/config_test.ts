@@ -1,0 +1,46 @@
+import assert from "node:assert/strict";
+import { evaluationTasks } from "../../lib/pipeline/backend_ablate.ts";
+import { claimRunFolder } from "../../lib/pipeline/run_folder.ts";
+import { ABLATE_PRESETS, AblateConfig, VALIDATION_START } from "../../lib/pipeline/config.ts";
+import { loadSplit } from "../../lib/colbench/backend/splits.ts";
+
+Deno.test("config: the validation split is train tasks no rollout of the config reaches", async () => {
+  const config = AblateConfig.parse({ ...ABLATE_PRESETS.small, evalSplit: "validation" });
+  const tasks = await evaluationTasks(config);
+  const train = await loadSplit("train");
+  assert.equal(tasks.length, config.evalTasks);
+  assert.deepEqual(
+    tasks.map((t) => t.task_id),
+    train.slice(VALIDATION_START, VALIDATION_START + 300).map((t) => t.task_id),
+  );
+  const rolledOut = new Set(train.slice(0, config.trainTasks).map((t) => t.task_id));
+  assert.ok(tasks.every((t) => !rolledOut.has(t.task_id)));
+  assert.deepEqual(
+    (await evaluationTasks(AblateConfig.parse(ABLATE_PRESETS.small))).map((t) => t.task_id),
+    (await loadSplit("test")).slice(0, 300).map((t) => t.task_id),
+  );
+  assert.throws(
+    () => AblateConfig.parse({ ...ABLATE_PRESETS.paper, evalSplit: "validation" }),
+    /trainTasks ≤ 4500/,
+  );
+});
+
+Deno.test("config: a run folder made before a field existed resumes; another config is refused", async () => {
+  const root = await Deno.makeTempDir({ prefix: "ablate-claim-" });
+  try {
+    const config = AblateConfig.parse(ABLATE_PRESETS.small);
+    const { evalSplit: _added, ...older } = config;
+    await Deno.writeTextFile(`${root}/config.json`, JSON.stringify(older));
+    await claimRunFolder(root, { ...config, methods: ["sweet"], workers: 1 });
+    await assert.rejects(
+      claimRunFolder(root, { ...config, actor: { ...config.actor, lr: 1 } }),
+      /config\.json: this run folder was made with a different config \(actor differ\)/,
+    );
+    await assert.rejects(
+      claimRunFolder(root, { ...config, evalSplit: "validation" }),
+      /\(evalSplit differ\)/,
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
