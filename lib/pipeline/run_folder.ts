@@ -9,6 +9,7 @@
  * @module
  */
 import { z } from "zod";
+import { Trajectory } from "../colbench/backend/schema.ts";
 import type { MetricsRow } from "../nn/train.ts";
 import { readJson, readJsonl, writeJson } from "../util/jsonl.ts";
 import { AblateConfig } from "./config.ts";
@@ -92,6 +93,11 @@ export class RunFolder {
   /** The folder of the offline data every seed shares. */
   get offlineDir(): string {
     return offlineDir(this.root);
+  }
+
+  /** The backend family's offline rollouts of round `k` (`offline/rollouts/r<k>.jsonl`), scored. */
+  async rollouts(k = 0): Promise<Trajectory[]> {
+    return await readJsonl(Trajectory, `${this.offlineDir}/rollouts/r${k}.jsonl`);
   }
 
   /** Where a seed's trained critic or policy lies (`critic`: a variant or SWEET method; `policy`: a method). */
