@@ -187,6 +187,50 @@ Deno.test("behaviour cloning and DPO move log-probabilities the right way, witho
   policy.dispose();
 });
 
+Deno.test("frontend trainers run in the shared loop: metrics.jsonl, and an interrupted run resumes exactly", async () => {
+  const good = responses(24, false), bad = responses(24, true);
+  const pairs = good.map((g, i) => ({ chosen: g, rejected: bad[i] }));
+  const config = DesignCriticConfig.parse({
+    kind: "regression",
+    withInfo: true,
+    reduction: "trajectory-mean",
+    epochs: 2,
+    lr: 1e-2,
+    batchSize: 4,
+    beta: 1,
+    nllCoef: 0,
+    checkpointEvery: 1,
+  });
+  const weights = (n: DesignNet) => n.variables().map((v) => Array.from(v.dataSync()));
+  const whole = net("scalar", 3);
+  const straight = await trainDesignCritic(whole, whole, pairs, config, { tag: "critic" });
+  const dir = await Deno.makeTempDir();
+  const interrupted = net("scalar", 3);
+  const first = await trainDesignCritic(interrupted, interrupted, pairs, config, {
+    tag: "critic",
+    runDir: dir,
+    stopAfter: 5,
+  });
+  assert.equal(first.steps, straight.steps);
+  const resumed = net("scalar", 3);
+  await trainDesignCritic(resumed, resumed, pairs, config, { tag: "critic", runDir: dir });
+  assert.deepEqual(weights(resumed), weights(whole), "a resumed run ends where an uninterrupted one does");
+  const log = (await Deno.readTextFile(`${dir}/metrics.jsonl`)).trim().split("\n").map((l) => JSON.parse(l));
+  assert.deepEqual(log.map((r) => r.step), Array.from({ length: straight.steps }, (_, i) => i + 1));
+  assert.ok(
+    ["loss/critic", "opt/critic_lr", "opt/critic_grad_norm"].every((k) => Number.isFinite(log[0][k])),
+  );
+  assert.ok(log.at(-1)["opt/critic_lr"] < log[0]["opt/critic_lr"], "the cosine schedule decays the rate");
+  // Another config must not resume this folder.
+  await assert.rejects(
+    () =>
+      trainDesignCritic(net("scalar", 3), whole, pairs, { ...config, lr: 1 }, { tag: "critic", runDir: dir }),
+    /belongs to a different training run/,
+  );
+  for (const n of [whole, interrupted, resumed]) n.dispose();
+  await Deno.remove(dir, { recursive: true });
+});
+
 for (const kind of ["log-ratio", "regression"] as const) {
   Deno.test(`critic (${kind}): with the reference it ranks held-out pages, without it cannot`, async () => {
     const base = net();
