@@ -154,7 +154,7 @@ Deno.test("deno task eval with openai agent and simulator: settings recorded, re
         "2",
       ]
         .concat(["--workers", "1", "--out", out, "--timeout", "10"]),
-      cwd: new URL("..", import.meta.url).pathname,
+      cwd: new URL("../..", import.meta.url).pathname,
       env: { OPENAI_API_KEY: "sk-test-must-not-be-recorded", NO_COLOR: "1" },
       stdout: "piped",
       stderr: "piped",
