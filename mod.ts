@@ -39,7 +39,7 @@ export * as exporters from "./lib/export/mod.ts";
 
 // The names the notebooks import (`import { display, … } from "../mod.ts"`), kept flat so that their
 // code cells run as committed. New code should reach them through the namespaces above.
-export { formatEstimate, readJsonl } from "./lib/util/mod.ts";
+export { formatEstimate } from "./lib/util/mod.ts";
 export { display, figureBundle, tableBundle } from "./lib/report/mod.ts";
 export {
   evaluateAgent,
@@ -53,15 +53,10 @@ export { turnAdvantages } from "./lib/rl/mod.ts";
 export { agentByName, createAgent } from "./lib/llm/mod.ts";
 export {
   bestOfNFigure,
-  FRONTEND_PRESETS,
-  FrontendAblateConfig,
-  frontendResultCells,
   metricFigure,
   notebookSetup,
-  offlineDir,
   resultCells,
   runAblation,
-  runFrontendAblation,
   runScaling,
   scaleSizes,
 } from "./lib/pipeline/mod.ts";
