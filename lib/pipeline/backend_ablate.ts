@@ -13,20 +13,10 @@ import { type BackendTask, Trajectory } from "../colbench/backend/schema.ts";
 import { loadSplit } from "../colbench/backend/splits.ts";
 import { loadPretrained } from "../nn/pretrained.ts";
 import { readJson, readJsonl, writeJson } from "../util/jsonl.ts";
-import { claimRunFolder } from "./run_folder.ts";
+import { claimRunFolder, RunFolder } from "./run_folder.ts";
 import { tableMarkdown } from "../report/display.ts";
 import { AblateConfig, type Method, PAPER_NUMBERS, VALIDATION_START } from "./config.ts";
-import {
-  bestOfN,
-  clearStaleLocks,
-  EvalSummary,
-  evaluate,
-  offlineDir,
-  type SeedRun,
-  slug,
-  StageBusy,
-  stageTimings,
-} from "./stages.ts";
+import { bestOfN, clearStaleLocks, EvalSummary, evaluate, type SeedRun, slug, StageBusy } from "./stages.ts";
 
 /** One method's results over all seeds. */
 export interface MethodResult {
@@ -223,10 +213,7 @@ async function collectResults(
       bestOfNResults.push({ variant, n, testsPassed: pooled.testsPassed, success: pooled.success });
     }
   }
-  const stageSeconds: Record<string, Record<string, number>> = {
-    offline: await stageTimings(offlineDir(root)),
-  };
-  for (const seed of seeds) stageSeconds[`seed-${seed}`] = await stageTimings(`${root}/seed-${seed}`);
+  const stageSeconds = await new RunFolder(root).stageSeconds(seeds);
   return {
     family: "backend",
     config,

@@ -26,8 +26,8 @@ import { tableMarkdown } from "../report/display.ts";
 import { builtinSimilarity, winOutcomes, winRate } from "../colbench/frontend/similarity.ts";
 import { loadPageSplit } from "../colbench/frontend/splits.ts";
 import { bootstrapMean, type Estimate, formatEstimate, mean } from "../util/stats.ts";
-import { claimRunFolder } from "./run_folder.ts";
-import { clearStaleLocks, offlineDir, stageTimings } from "./stages.ts";
+import { claimRunFolder, RunFolder } from "./run_folder.ts";
+import { clearStaleLocks } from "./stages.ts";
 import { writeJson } from "../util/jsonl.ts";
 
 /** One method's frontend results over all seeds. */
@@ -143,10 +143,7 @@ export async function runFrontendAblation(
         paper: FRONTEND_PAPER_NUMBERS[method],
       });
     }
-    const stageSeconds: Record<string, Record<string, number>> = {
-      offline: await stageTimings(offlineDir(root)),
-    };
-    for (const seed of seeds) stageSeconds[`seed-${seed}`] = await stageTimings(`${root}/seed-${seed}`);
+    const stageSeconds = await new RunFolder(root).stageSeconds(seeds);
     const results: FrontendResults = {
       family: "frontend",
       config,
