@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import type { Family } from "../colbench/family.ts";
+import { UsageError } from "../util/cli.ts";
 import { validate } from "../util/jsonl.ts";
 import { ABLATE_PRESETS, AblateConfig } from "./config.ts";
 import { FRONTEND_PRESETS, FrontendAblateConfig } from "./frontend_config.ts";
@@ -64,7 +65,7 @@ export function runConfig(
 ): RunConfig {
   const presets = PRESETS[family];
   if (!(preset in presets)) {
-    throw new Error(
+    throw new UsageError(
       `--preset ${preset}: the ${family} family has the presets ${Object.keys(presets).join(", ")}`,
     );
   }
