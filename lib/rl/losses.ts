@@ -8,14 +8,6 @@
 import type { Reduction } from "./variants.ts";
 import * as tf from "@tensorflow/tfjs";
 
-/**
- * How a trajectory's turn advantages (log π_θ − log π_ref over the agent's tokens) add up:
- * - `turn-mean`: Σ over turns of the per-turn mean (paper Eq. 2–3, the default);
- * - `turn-sum`: Σ over all agent tokens (the "without normalisation" ablation);
- * - `trajectory-mean`: one mean over all agent tokens of the trajectory (what the reference code does).
- */
-export type AdvantageReduction = Reduction;
-
 /** Log-probability reductions of one batch, as `maskedLogProbs` returns them (tensors or numbers). */
 export interface LogProbReductions<T> {
   /** `[B]` sum over the agent's tokens. */
@@ -70,7 +62,9 @@ export function dpoLoss(
 
 /**
  * A trajectory's total advantage under the SWEET critic: the critic's log-probabilities of the agent's
- * tokens minus the frozen reference critic's, reduced as `reduction` says.
+ * tokens minus the frozen reference critic's, reduced as `reduction` says: `turn-mean`, Σ over turns of the
+ * per-turn mean (paper Eq. 2–3, the default); `sum`, Σ over all agent tokens (the "without normalisation"
+ * ablation); `trajectory-mean`, one mean over all agent tokens (what the reference code does).
  *
  * @example
  * ```ts
@@ -84,7 +78,7 @@ export function dpoLoss(
 export function trajectoryAdvantage(
   critic: LogProbReductions<tf.Tensor>,
   reference: LogProbReductions<readonly number[] | readonly (readonly number[])[]>,
-  reduction: AdvantageReduction,
+  reduction: Reduction,
 ): tf.Tensor1D {
   return tf.tidy(() => {
     if (reduction === "sum") return tf.sub(critic.sum, tf.tensor1d(reference.sum as number[]));

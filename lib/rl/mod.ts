@@ -24,13 +24,7 @@
  * @module
  */
 export { type LoopResult, type LoopRun, type LoopSpec, stepPlan, TrainConfig, trainLoop } from "./loop.ts";
-export {
-  type AdvantageReduction,
-  bradleyTerryLoss,
-  dpoLoss,
-  type LogProbReductions,
-  trajectoryAdvantage,
-} from "./losses.ts";
+export { bradleyTerryLoss, dpoLoss, type LogProbReductions, trajectoryAdvantage } from "./losses.ts";
 export {
   SftConfig,
   type SftExample,
