@@ -7,8 +7,8 @@
  */
 import { z } from "zod";
 import { TrainConfig } from "../rl/loop.ts";
-import { DesignCriticConfig, DesignDpoConfig } from "../rl/train_design.ts";
-import { criticSpec, type CriticVariantName } from "../rl/variants.ts";
+import { PreferenceConfig } from "../rl/objectives.ts";
+import { type CriticSpec, criticSpec, type CriticVariantName } from "../rl/variants.ts";
 import { MAX_DESIGN_ROUNDS } from "../colbench/frontend/episode.ts";
 
 /** The methods of the paper's frontend columns, plus the critic ablations that are cheap here. */
@@ -60,20 +60,15 @@ export const FRONTEND_CRITICS = Object.fromEntries(
       (m === "sweet" ? "sweet" : m.slice("sweet/".length)) as CriticVariantName,
     );
     if (spec.kind === "value") throw new Error(`${m}: the frontend has no value head`);
-    const critic: Pick<DesignCriticConfig, "kind" | "withInfo" | "reduction"> = {
-      kind: spec.kind,
-      withInfo: spec.info,
-      reduction: spec.reduction,
-    };
-    return [m, critic];
+    return [m, spec];
   }),
-) as Record<CriticMethod, Pick<DesignCriticConfig, "kind" | "withInfo" | "reduction">>;
+) as Record<CriticMethod, CriticSpec>;
 
 /** Where the frontend validation split starts in the train split (tasks 1800–1999): nothing trains on it. */
 export const FRONTEND_VALIDATION_START = 1800;
 
 const Fit = TrainConfig.omit({ seed: true });
-const Dpo = DesignDpoConfig.omit({ seed: true });
+const Dpo = PreferenceConfig.omit({ seed: true, nllScope: true });
 
 /** The frontend pipeline's config. */
 export const FrontendAblateConfig = z.object({

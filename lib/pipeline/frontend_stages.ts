@@ -43,14 +43,8 @@ import type { PageRenderer } from "../colbench/frontend/render.ts";
 import { type ReferenceCache, scorePages } from "../colbench/frontend/score.ts";
 import type { ImageSimilarity } from "../colbench/frontend/similarity.ts";
 import type { FrontendTask } from "../colbench/frontend/task.ts";
-import {
-  type Response,
-  type ResponsePair,
-  scoreDesignTurns,
-  trainBehaviourCloning,
-  trainDesignCritic,
-  trainDesignDpo,
-} from "../rl/train_design.ts";
+import { designScorer, type Response, type ResponsePair, scoreDesignTurns } from "../rl/design_scorer.ts";
+import { trainLikelihood, trainPairCritic, trainPreferences } from "../rl/objectives.ts";
 import { offlineDir, slug, stage } from "./stages.ts";
 import { bestVersusRest, gapPairs, statePairs } from "../rl/pairs.ts";
 import { readJsonl, writeJsonl } from "../util/jsonl.ts";
@@ -189,7 +183,7 @@ export async function basePolicy(run: FrontendRun): Promise<DesignNet> {
     });
     const words = wordVocabulary(run.trainTasks.map((t) => t.problem_description));
     const net = DesignNet.create({ words, hidden, head: "policy", seed: dataSeed });
-    const fit = await trainBehaviourCloning(net, responses, { ...base, seed: dataSeed }, {
+    const fit = await trainLikelihood(net, responses, { ...base, seed: dataSeed }, designScorer(false), {
       tag: "bc",
       runDir: `${offlineDir(run.root)}/base-train`,
     });
@@ -288,11 +282,19 @@ async function designCritic(
     const critic = spec.kind === "log-ratio"
       ? base.clone()
       : DesignNet.create({ ...base.config, head: "scalar", seed: run.seed });
-    const fit = await trainDesignCritic(critic, base, trajectoryPairs(run, data), {
-      ...run.config.critic,
-      ...spec,
-      seed: run.seed,
-    }, { tag: `critic_${slug(method)}`, runDir: `${run.dir}/critics/${slug(method)}-train` });
+    const config = { ...run.config.critic, seed: run.seed };
+    const fit = await trainPairCritic(
+      critic,
+      base,
+      trajectoryPairs(run, data),
+      spec,
+      config,
+      designScorer(spec.info),
+      {
+        tag: `critic_${slug(method)}`,
+        runDir: `${run.dir}/critics/${slug(method)}-train`,
+      },
+    );
     await critic.save(`${run.dir}/${path}`, { "loss/critic": fit.finalLoss }, spec);
     critic.dispose();
   });
@@ -364,15 +366,10 @@ export async function designPolicy(
       const median = sorted[Math.floor(sorted.length / 2)];
       const best = bestVersusRest(data, (t) => t.taskId, (t) => t.similarity, median).map(([c]) => c);
       const kept = [...new Set(best)].map((t) => trajectoryResponse(run, t));
-      fit = await trainBehaviourCloning(net, kept, { ...run.config.rft, seed }, train);
+      fit = await trainLikelihood(net, kept, { ...run.config.rft, seed }, designScorer(false), train);
     } else if (method === "multi-turn-dpo") {
-      fit = await trainDesignDpo(
-        net,
-        base,
-        trajectoryPairs(run, data),
-        { ...run.config.multiTurnDpo, seed },
-        train,
-      );
+      const config = { ...run.config.multiTurnDpo, seed, nllScope: "response" as const };
+      fit = await trainPreferences(net, base, trajectoryPairs(run, data), config, designScorer(false), train);
     } else {
       const rows = await designCandidates(run, base, data);
       const scored = await designRanks(run, base, data, rows, method);
@@ -387,7 +384,8 @@ export async function designPolicy(
           .filter(([c, r]) => JSON.stringify(row.candidates[c]) !== JSON.stringify(row.candidates[r]))
           .map(([c, r]) => ({ chosen: response(c), rejected: response(r) }));
       });
-      fit = await trainDesignDpo(net, base, pairs, { ...run.config.actor, seed }, train);
+      const config = { ...run.config.actor, seed, nllScope: "response" as const };
+      fit = await trainPreferences(net, base, pairs, config, designScorer(false), train);
     }
     await net.save(`${run.dir}/${path}`, { "loss/train": fit.finalLoss, "perf/train_seconds": fit.seconds });
     net.dispose();

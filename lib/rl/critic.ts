@@ -17,20 +17,13 @@ import * as tf from "@tensorflow/tfjs";
 import { z } from "zod";
 import type { BackendTask, DialogueTurn, Trajectory } from "../colbench/backend/schema.ts";
 import { encodeDialogue, fittedPromptIds } from "../nn/chat.ts";
-import { maskedLogProbs, packPairs } from "../nn/logprobs.ts";
-import { selectRows } from "../nn/ops.ts";
 import { MAX_AGENT_TURNS } from "../colbench/backend/protocol.ts";
 import { Transformer } from "../nn/model.ts";
-import {
-  type ContinuationScores,
-  pooledValues,
-  scoreContinuations,
-  sequenceValues,
-  valuesAt,
-} from "../nn/score.ts";
+import { type ContinuationScores, pooledValues, scoreContinuations, valuesAt } from "../nn/score.ts";
 import type { Tokenizer } from "../nn/tokenizer.ts";
 import { type LoopResult, type LoopRun, TrainConfig, trainLoop } from "./loop.ts";
-import { bradleyTerryLoss, trajectoryAdvantage } from "./losses.ts";
+import { PairCriticConfig, trainPairCritic } from "./objectives.ts";
+import { tokenScorer, type TokenSequence } from "./token_scorer.ts";
 import { type CriticSpec, criticSpec, type CriticVariantName } from "./variants.ts";
 import type { TrajectoryPair } from "./pairs.ts";
 
@@ -66,13 +59,10 @@ export function variantSpec(variant: CriticVariant): VariantSpec {
   return VARIANTS[variant];
 }
 
-/** Critic hyper-parameters. */
+/** Critic hyper-parameters: the kit's Bradley–Terry critic objective's, and the variant. */
 export const CriticConfig = TrainConfig.extend({
   variant: CriticVariant.default("sweet").describe("which critic (see the module table)"),
-  beta: z.number().positive().default(0.1).describe("Bradley–Terry temperature of the log-ratio critics"),
-  nllCoef: z.number().min(0).default(0.01).describe(
-    "weight of the chosen trajectory's agent-token NLL (paper 0.01; the reference README 0)",
-  ),
+  ...PairCriticConfig.pick({ beta: true, nllCoef: true }).shape,
 });
 /** Critic hyper-parameters. */
 export type CriticConfig = z.output<typeof CriticConfig>;
@@ -90,12 +80,8 @@ export function trainingInfo(task: BackendTask): string {
   return `The reference solution is:\n${task.ground_truth.trim()}\n`;
 }
 
-/** A trajectory as the critic reads it. */
-interface CriticSequence {
-  ids: number[];
-  mask: number[];
-  spans: number[];
-}
+/** A trajectory as the critic reads it: agent tokens masked in, numbered by agent turn. */
+type CriticSequence = Required<Pick<TokenSequence, "ids" | "mask" | "spans">>;
 
 /** The critic's tokens of a trajectory, agent turns marked; cut at the context length. */
 export function criticSequence(
@@ -134,88 +120,11 @@ export function initCritic(base: Transformer, variant: CriticVariant): Transform
   return critic;
 }
 
-interface RefScores {
-  sum: number;
-  mean: number;
-  spanMean: number[];
-}
-
-interface PairExample {
-  /** Pairs of one task share a row: the reference, the task and the chosen trajectory run once. */
-  task: string;
-  chosen: CriticSequence;
-  rejected: CriticSequence;
-  ref?: [RefScores, RefScores];
-}
-
-/** Spans per trajectory in a packed row: trajectory k's turn s is span `k · TURN_STRIDE + s`. */
-const TURN_STRIDE = MAX_AGENT_TURNS;
-
-/**
- * Log-probability reductions of pairs in the layout `[2P]` (every chosen trajectory, then every
- * rejected one) that {@link trajectoryAdvantage} reads, plus token counts. Pairs of one task are packed
- * into one row (see `packPairs`), so their shared reference, task and chosen trajectory run once.
- */
-function pairReductions(model: Transformer, batch: readonly PairExample[], pad: number) {
-  const packed = packPairs(batch.map((e) => [e.chosen, e.rejected] as const), (i) => batch[i].task, {
-    spanStride: TURN_STRIDE,
-  });
-  const lp = maskedLogProbs(model, {
-    tokens: packed.rows.map((r) => r.tokens),
-    mask: packed.rows.map((r) => r.mask),
-    spans: packed.rows.map((r) => r.spans),
-    segments: packed.rows.map((r) => r.segments),
-    padToken: pad,
-  });
-  const width = packed.width * TURN_STRIDE;
-  const spanSum = tf.pad(lp.spanSum!, [[0, 0], [0, width - lp.spanSum!.shape[1]]]);
-  // One row of turn sums per packed trajectory, then each pair's two sides.
-  const perTrajectory = tf.reshape(spanSum, [-1, TURN_STRIDE]) as tf.Tensor2D;
-  const countRows = lp.spanCounts!.flatMap((r) =>
-    Array.from(
-      { length: packed.width },
-      (_, k) => Array.from({ length: TURN_STRIDE }, (_, s) => r[k * TURN_STRIDE + s] ?? 0),
-    )
-  );
-  const order = [...packed.slots.map((s) => s[0]), ...packed.slots.map((s) => s[1])];
-  const spanTotals = selectRows(perTrajectory, order);
-  const turnCounts = order.map((slot) => countRows[slot]);
-  const tokens = turnCounts.map((r) => r.reduce((a, b) => a + b, 0));
-  const sum = tf.sum(spanTotals, 1) as tf.Tensor1D;
-  const atLeastOne = (xs: number[]) => xs.map((c) => Math.max(c, 1));
-  return {
-    sum,
-    mean: tf.div(sum, tf.tensor1d(atLeastOne(tokens))) as tf.Tensor1D,
-    spanMean: tf.div(spanTotals, tf.tensor2d(turnCounts.map(atLeastOne))) as tf.Tensor2D,
-    tokens,
-  };
-}
-
 interface ValueExample {
   ids: number[];
   /** Positions whose value is read (each agent turn's last token). */
   reads: number[];
   label: number;
-}
-
-function frozenScores(
-  ref: Transformer,
-  examples: readonly PairExample[],
-  pad: number,
-): [RefScores, RefScores][] {
-  const out: [RefScores, RefScores][] = [];
-  for (let i = 0; i < examples.length; i += 8) {
-    const chunk = examples.slice(i, i + 8);
-    const r = tf.tidy(() => {
-      const p = pairReductions(ref, chunk, pad);
-      return { sum: p.sum.arraySync(), mean: p.mean.arraySync(), spanMean: p.spanMean.arraySync() };
-    });
-    chunk.forEach((_, b) => {
-      const at = (j: number) => ({ sum: r.sum[j], mean: r.mean[j], spanMean: r.spanMean[j] });
-      out.push([at(b), at(chunk.length + b)]);
-    });
-  }
-  return out;
 }
 
 /** Options of {@link trainCritic}. */
@@ -265,42 +174,21 @@ export function trainCritic(
         }),
     }, loopRun);
   }
-  const examples: PairExample[] = pairs.map((p) => ({
-    task: p.taskId,
+  const examples = pairs.map((p) => ({
     chosen: criticSequence(tok, p.chosen, config.variant, context),
     rejected: criticSequence(tok, p.rejected, config.variant, context),
+    task: p.taskId,
   }));
-  if (spec.kind === "log-ratio") {
-    const refs = frozenScores(base, examples, pad);
-    examples.forEach((e, i) => (e.ref = refs[i]));
-  }
-  return trainLoop(critic, examples, config, {
+  // Pairs of one task share a row: the reference, the task and the chosen trajectory run once.
+  const scorer = tokenScorer({
+    pad,
+    group: (e) => (e as typeof examples[number]).task,
+    turns: MAX_AGENT_TURNS,
+  });
+  return trainPairCritic(critic, base, examples, spec, config, scorer, {
+    ...loopRun,
     tag: `critic_${config.variant}`,
-    group: (e) => e.task,
-    tokens: (e) => e.chosen.ids.length + e.rejected.ids.length,
-    loss: (m, batch) =>
-      tf.tidy(() => {
-        const n = batch.length;
-        if (spec.kind === "regression") {
-          // Chosen and rejected go through the model together, as one batch.
-          const seqs = [...batch.map((e) => e.chosen), ...batch.map((e) => e.rejected)];
-          const v = sequenceValues(m, seqs.map((s) => s.ids), "mean", pad);
-          return bradleyTerryLoss(tf.slice(v, 0, n), tf.slice(v, n, n), 1);
-        }
-        const lp = pairReductions(m, batch, pad);
-        const refs = [...batch.map((e) => e.ref![0]), ...batch.map((e) => e.ref![1])];
-        const advantage = trajectoryAdvantage(lp, {
-          sum: refs.map((r) => r.sum),
-          mean: refs.map((r) => r.mean),
-          spanMean: refs.map((r) => r.spanMean),
-        }, spec.reduction);
-        const bt = bradleyTerryLoss(tf.slice(advantage, 0, n), tf.slice(advantage, n, n), config.beta);
-        if (config.nllCoef === 0) return bt;
-        const chosenTokens = lp.tokens.slice(0, n).reduce((a, b) => a + b, 0);
-        const nll = tf.div(tf.neg(tf.sum(tf.slice(lp.sum, 0, n))), Math.max(1, chosenTokens));
-        return tf.add(bt, tf.mul(nll, config.nllCoef)) as tf.Scalar;
-      }),
-  }, loopRun);
+  });
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * SWEET-RL and its baselines: supervised and rejection fine-tuning, trajectory and state pairs, the
  * turn-level critics of both families (the SWEET critic and its ablation variants, one table for both),
- * their Bradley–Terry and DPO losses, turn-level and multi-turn DPO, the frontend designer's training,
- * and the one resumable training loop they all run on.
+ * their Bradley–Terry and DPO losses, turn-level and multi-turn DPO, and the one resumable training loop
+ * they all run on. Each objective is written once (`objectives.ts`) over a family's scorer of its model's
+ * units (`token_scorer.ts` for the transformer, `design_scorer.ts` for the frontend's DesignNet).
  *
  * @example
  * ```ts
@@ -79,15 +80,27 @@ export {
   turnPreference,
 } from "./dpo.ts";
 export {
-  DesignCriticConfig,
-  DesignCriticKind,
-  DesignDpoConfig,
-  type DesignRun,
+  designScorer,
   type Response,
   responseLogProbs,
   type ResponsePair,
   scoreDesignTurns,
-  trainBehaviourCloning,
-  trainDesignCritic,
-  trainDesignDpo,
-} from "./train_design.ts";
+} from "./design_scorer.ts";
+export {
+  likelihoodLoss,
+  type ObjectiveRun,
+  PairCriticConfig,
+  PreferenceConfig,
+  trainLikelihood,
+  trainPairCritic,
+  trainPreferences,
+} from "./objectives.ts";
+export {
+  type Pair,
+  reduceTurns,
+  type RefScores,
+  turnReductions,
+  type TurnSums,
+  type UnitScorer,
+} from "./scorer.ts";
+export { tokenScorer, type TokenScorerOptions, type TokenSequence } from "./token_scorer.ts";

@@ -9,23 +9,19 @@
 import * as tf from "@tensorflow/tfjs";
 import type { DialogueTurn } from "../colbench/backend/schema.ts";
 import { encodeDialogue } from "../nn/chat.ts";
-import { maskedLogProbs } from "../nn/logprobs.ts";
 import type { Transformer } from "../nn/model.ts";
 import type { Tokenizer } from "../nn/tokenizer.ts";
-import { type LoopResult, type LoopRun, TrainConfig, trainLoop } from "./loop.ts";
+import { type LoopResult, type LoopRun, TrainConfig } from "./loop.ts";
+import { likelihoodLoss, trainLikelihood } from "./objectives.ts";
+import { tokenScorer, type TokenSequence } from "./token_scorer.ts";
 
 /** SFT hyper-parameters: the shared {@link TrainConfig}. */
 export const SftConfig = TrainConfig;
 /** SFT hyper-parameters. */
 export type SftConfig = TrainConfig;
 
-/** One training sequence: token ids and which targets count. */
-export interface SftExample {
-  ids: number[];
-  mask: number[];
-  /** Loss weight of each target (where `mask` is 1); absent: every target weighs 1. */
-  weights?: number[];
-}
+/** One training sequence: token ids, which targets count and, optionally, their loss weights. */
+export type SftExample = TokenSequence;
 
 /** Options of {@link sftExamples}. */
 export interface SftExampleOptions {
@@ -74,7 +70,8 @@ export interface SftRun extends LoopRun {
 }
 
 /**
- * Trains `model` in place on `examples`.
+ * Trains `model` in place on `examples`: the kit's likelihood objective (lib/rl/objectives.ts) over the
+ * transformer's token scorer.
  *
  * @example
  * ```ts
@@ -96,18 +93,9 @@ export function trainSft(
   run: SftRun = {},
 ): Promise<SftResult> {
   const params = { pad: tokenizer.special("<pad>") };
-  return trainLoop(model, examples, config, {
-    tag: run.tag ?? "sft",
-    tokens: (e) => e.ids.length,
-    weight: sftTargets,
-    loss: sftLoss(params),
+  return trainLikelihood(model, examples, config, tokenScorer(params), { ...run, tag: run.tag ?? "sft" }, {
     lossRef: { module: import.meta.url, name: "sftLoss", params },
-  }, run);
-}
-
-/** Targets an example counts in the loss: its weights' sum (its masked tokens where unweighted). */
-function sftTargets(e: SftExample): number {
-  return (e.weights ?? e.mask).reduce((a, b) => a + b, 0);
+  });
 }
 
 /**
@@ -123,23 +111,5 @@ function sftTargets(e: SftExample): number {
  * ```
  */
 export function sftLoss({ pad }: { pad: number }): (model: Transformer, batch: SftExample[]) => tf.Scalar {
-  return (m, batch) =>
-    tf.tidy(() => {
-      const lp = maskedLogProbs(m, {
-        tokens: batch.map((e) => e.ids),
-        mask: batch.map((e) => e.mask),
-        padToken: pad,
-      });
-      const count = batch.reduce((s, e) => s + sftTargets(e), 0);
-      if (batch.every((e) => !e.weights)) {
-        return tf.div(tf.neg(tf.sum(lp.sum)), Math.max(1, count)) as tf.Scalar;
-      }
-      const width = lp.perToken.shape[1];
-      const weights = batch.flatMap((e) => {
-        const w = e.weights ?? e.mask;
-        return [...w, ...new Array<number>(width - w.length).fill(0)];
-      });
-      const weighted = tf.mul(lp.perToken, tf.tensor2d(weights, [batch.length, width]));
-      return tf.div(tf.neg(tf.sum(weighted)), Math.max(1, count)) as tf.Scalar;
-    });
+  return likelihoodLoss(tokenScorer({ pad }));
 }

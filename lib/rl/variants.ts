@@ -34,13 +34,13 @@ export const CriticHead = z.enum(["log-ratio", "regression", "value"]);
 /** A critic's head. */
 export type CriticHead = z.infer<typeof CriticHead>;
 
-/** What a critic is made of. */
-export interface CriticSpec {
+/** What a critic is made of (a type, not an interface, so that a saved network can record it). */
+export type CriticSpec = {
   /** Reads the training-time information (the reference solution or page). */
   info: boolean;
   kind: CriticHead;
   reduction: Reduction;
-}
+};
 
 /** Each family's paper critic (`sweet`). */
 export const SWEET_CRITIC: Record<Family, CriticSpec> = {

@@ -43,10 +43,10 @@ Deno.test("critic table: both pipelines read it, with the critics they trained b
     ],
   );
   assert.deepEqual(FRONTEND_CRITICS, {
-    "sweet": { kind: "regression", withInfo: true, reduction: "trajectory-mean" },
-    "sweet/log-ratio": { kind: "log-ratio", withInfo: true, reduction: "turn-mean" },
-    "sweet/no-info": { kind: "regression", withInfo: false, reduction: "trajectory-mean" },
-    "sweet/turn-mean": { kind: "regression", withInfo: true, reduction: "turn-mean" },
-    "sweet/turn-sum": { kind: "regression", withInfo: true, reduction: "sum" },
+    "sweet": { info: true, kind: "regression", reduction: "trajectory-mean" },
+    "sweet/log-ratio": { info: true, kind: "log-ratio", reduction: "turn-mean" },
+    "sweet/no-info": { info: false, kind: "regression", reduction: "trajectory-mean" },
+    "sweet/turn-mean": { info: true, kind: "regression", reduction: "turn-mean" },
+    "sweet/turn-sum": { info: true, kind: "regression", reduction: "sum" },
   });
 });

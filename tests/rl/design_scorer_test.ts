@@ -18,15 +18,19 @@ import { DecidingDesigner, firstPage, replayChooser } from "../../lib/agents/pol
 import { loadPageSplit } from "../../lib/colbench/frontend/splits.ts";
 import { TrainConfig } from "../../lib/rl/loop.ts";
 import {
-  DesignCriticConfig,
-  DesignDpoConfig,
+  designScorer,
   type Response,
   responseLogProbs,
   scoreDesignTurns,
-  trainBehaviourCloning,
-  trainDesignCritic,
-  trainDesignDpo,
-} from "../../lib/rl/train_design.ts";
+} from "../../lib/rl/design_scorer.ts";
+import {
+  PairCriticConfig,
+  PreferenceConfig,
+  trainLikelihood,
+  trainPairCritic,
+  trainPreferences,
+} from "../../lib/rl/objectives.ts";
+import type { CriticSpec } from "../../lib/rl/variants.ts";
 import { selectBackend } from "../../lib/nn/backend.ts";
 
 await selectBackend("wasm", { quiet: true });
@@ -163,9 +167,9 @@ Deno.test("behaviour cloning and DPO move log-probabilities the right way, witho
   const good = responses(16, false), bad = responses(16, true);
   const before = responseLogProbs(policy, good).reduce((a, b) => a + b);
   const bc = (epochs: number) => TrainConfig.parse({ epochs, lr: 1e-2, batchSize: 4 });
-  await trainBehaviourCloning(policy, good.slice(0, 8), bc(1), { tag: "bc" });
+  await trainLikelihood(policy, good.slice(0, 8), bc(1), designScorer(false), { tag: "bc" });
   const tensors = tf.memory().numTensors;
-  await trainBehaviourCloning(policy, good, bc(3), { tag: "bc" });
+  await trainLikelihood(policy, good, bc(3), designScorer(false), { tag: "bc" });
   assert.equal(tf.memory().numTensors, tensors, "behaviour cloning leaks tensors");
   assert.ok(responseLogProbs(policy, good).reduce((a, b) => a + b) > before + 10);
 
@@ -177,10 +181,12 @@ Deno.test("behaviour cloning and DPO move log-probabilities the right way, witho
   };
   const start = margin(policy);
   const dpo = (epochs: number, batchSize: number) =>
-    DesignDpoConfig.parse({ epochs, lr: 1e-2, batchSize, beta: 0.5, nllCoef: 0.01 });
-  await trainDesignDpo(policy, reference, pairs.slice(0, 4), dpo(1, 2), { tag: "dpo" });
+    PreferenceConfig.parse({ epochs, lr: 1e-2, batchSize, beta: 0.5, nllCoef: 0.01 });
+  await trainPreferences(policy, reference, pairs.slice(0, 4), dpo(1, 2), designScorer(false), {
+    tag: "dpo",
+  });
   const t2 = tf.memory().numTensors;
-  await trainDesignDpo(policy, reference, pairs, dpo(2, 4), { tag: "dpo" });
+  await trainPreferences(policy, reference, pairs, dpo(2, 4), designScorer(false), { tag: "dpo" });
   assert.equal(tf.memory().numTensors, t2, "DPO leaks tensors");
   assert.ok(margin(policy) > start + 5, `margin ${start} → ${margin(policy)}`);
   reference.dispose();
@@ -190,10 +196,14 @@ Deno.test("behaviour cloning and DPO move log-probabilities the right way, witho
 Deno.test("frontend trainers run in the shared loop: metrics.jsonl, and an interrupted run resumes exactly", async () => {
   const good = responses(24, false), bad = responses(24, true);
   const pairs = good.map((g, i) => ({ chosen: g, rejected: bad[i] }));
-  const config = DesignCriticConfig.parse({
-    kind: "regression",
-    withInfo: true,
-    reduction: "trajectory-mean",
+  const spec: CriticSpec = { kind: "regression", info: true, reduction: "trajectory-mean" };
+  const train = (
+    critic: DesignNet,
+    reference: DesignNet,
+    c: PairCriticConfig,
+    run: { tag: string; runDir?: string; stopAfter?: number },
+  ) => trainPairCritic(critic, reference, pairs, spec, c, designScorer(true), run);
+  const config = PairCriticConfig.parse({
     epochs: 2,
     lr: 1e-2,
     batchSize: 4,
@@ -203,17 +213,17 @@ Deno.test("frontend trainers run in the shared loop: metrics.jsonl, and an inter
   });
   const weights = (n: DesignNet) => n.variables().map((v) => Array.from(v.dataSync()));
   const whole = net("scalar", 3);
-  const straight = await trainDesignCritic(whole, whole, pairs, config, { tag: "critic" });
+  const straight = await train(whole, whole, config, { tag: "critic" });
   const dir = await Deno.makeTempDir();
   const interrupted = net("scalar", 3);
-  const first = await trainDesignCritic(interrupted, interrupted, pairs, config, {
+  const first = await train(interrupted, interrupted, config, {
     tag: "critic",
     runDir: dir,
     stopAfter: 5,
   });
   assert.equal(first.steps, straight.steps);
   const resumed = net("scalar", 3);
-  await trainDesignCritic(resumed, resumed, pairs, config, { tag: "critic", runDir: dir });
+  await train(resumed, resumed, config, { tag: "critic", runDir: dir });
   assert.deepEqual(weights(resumed), weights(whole), "a resumed run ends where an uninterrupted one does");
   const log = (await Deno.readTextFile(`${dir}/metrics.jsonl`)).trim().split("\n").map((l) => JSON.parse(l));
   assert.deepEqual(log.map((r) => r.step), Array.from({ length: straight.steps }, (_, i) => i + 1));
@@ -223,8 +233,7 @@ Deno.test("frontend trainers run in the shared loop: metrics.jsonl, and an inter
   assert.ok(log.at(-1)["opt/critic_lr"] < log[0]["opt/critic_lr"], "the cosine schedule decays the rate");
   // Another config must not resume this folder.
   await assert.rejects(
-    () =>
-      trainDesignCritic(net("scalar", 3), whole, pairs, { ...config, lr: 1 }, { tag: "critic", runDir: dir }),
+    () => train(net("scalar", 3), whole, { ...config, lr: 1 }, { tag: "critic", runDir: dir }),
     /belongs to a different training run/,
   );
   for (const n of [whole, interrupted, resumed]) n.dispose();
@@ -239,22 +248,23 @@ for (const kind of ["log-ratio", "regression"] as const) {
     const pairs = good.slice(0, 100).map((g, i) => ({ chosen: g, rejected: bad[i] }));
     const accuracy = async (withInfo: boolean) => {
       const critic = kind === "log-ratio" ? base.clone() : net("scalar", 1);
-      const config = DesignCriticConfig.parse({
-        kind,
-        withInfo,
-        reduction: "turn-mean" as const,
+      const spec: CriticSpec = { kind, info: withInfo, reduction: "turn-mean" };
+      const scorer = designScorer(withInfo);
+      const config = PairCriticConfig.parse({
         epochs: 4,
         lr: 3e-3,
         batchSize: 8,
         beta: 1,
         nllCoef: 0,
       });
-      await trainDesignCritic(critic, base, pairs.slice(0, 8), { ...config, epochs: 1 }, { tag: "warm_up" });
+      await trainPairCritic(critic, base, pairs.slice(0, 8), spec, { ...config, epochs: 1 }, scorer, {
+        tag: "warm_up",
+      });
       const tensors = tf.memory().numTensors;
-      await trainDesignCritic(critic, base, pairs, config, { tag: "critic" });
+      await trainPairCritic(critic, base, pairs, spec, config, scorer, { tag: "critic" });
       assert.equal(tf.memory().numTensors, tensors, "critic training leaks tensors");
       const held = Array.from({ length: 50 }, (_, k) => 100 + k);
-      const scores = scoreDesignTurns(critic, base, held.flatMap((i) => [good[i], bad[i]]), config);
+      const scores = scoreDesignTurns(critic, base, held.flatMap((i) => [good[i], bad[i]]), spec);
       critic.dispose();
       return held.filter((_, k) => scores[2 * k] > scores[2 * k + 1]).length / held.length;
     };
@@ -278,17 +288,16 @@ Deno.test("agreeing with the reference is learned once per decision type, for va
   const pairs = [[sans, serif], [serif, sans]].flatMap(([ref, other]) =>
     Array.from({ length: 16 }, () => ({ chosen: turn(ref, ref), rejected: turn(other, ref) }))
   );
-  const spec = { kind: "regression", withInfo: true, reduction: "turn-mean" } as const;
+  const spec: CriticSpec = { kind: "regression", info: true, reduction: "turn-mean" };
   const critic = net("scalar", 2);
-  const config = DesignCriticConfig.parse({
-    ...spec,
+  const config = PairCriticConfig.parse({
     epochs: 4,
     lr: 1e-2,
     batchSize: 8,
     beta: 1,
     nllCoef: 0,
   });
-  await trainDesignCritic(critic, critic, pairs, config, { tag: "critic" });
+  await trainPairCritic(critic, critic, pairs, spec, config, designScorer(true), { tag: "critic" });
   // A mono reference was never seen: agreeing with it must still score higher than either alternative.
   const [agree, ...disagree] = scoreDesignTurns(critic, critic, [
     turn(mono, mono),
