@@ -320,3 +320,23 @@ Deno.test("utility CSS: controlled vocabulary, palette colours, documents built 
     /<\/head>\n<body class="p-4">x<\/body>\n<\/html>\n$/,
   );
 });
+
+Deno.test("themes: the data file holds well-formed themes (hues of the palette, known fonts, pairs)", () => {
+  const sections = new Set(["features", "gallery", "testimonials", "pricing", "cta"]);
+  assert.ok(THEMES.length >= 10);
+  assert.equal(new Set(THEMES.map((t) => t.name)).size, THEMES.length, "theme names are unique");
+  for (const t of THEMES) {
+    assert.ok(t.hues.length > 0 && t.hues.every((h) => (HUES as readonly string[]).includes(h)), t.name);
+    assert.ok(["sans", "serif", "mono"].includes(t.font), t.name);
+    assert.ok(Object.keys(t.optional).every((k) => sections.has(k)), t.name);
+    for (const pairs of [t.features, t.testimonials, t.tiers]) {
+      assert.ok(
+        pairs.length > 0 && pairs.every((p) => p.length === 2 && p.every((x) => typeof x === "string")),
+        t.name,
+      );
+    }
+    for (const k of ["brands", "navLinks", "heroHeadlines", "buttons", "keywords", "moods"] as const) {
+      assert.ok(t[k].length > 0, `${t.name}.${k}`);
+    }
+  }
+});
