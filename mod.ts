@@ -6,7 +6,7 @@
  * best-of-N), agents and simulators behind OpenAI-compatible endpoints, the staged pipeline behind
  * `deno task ablate`, and exports of its data for TRL and OpenRLHF.
  *
- * Each layer of lib/ but the benchmarks (lib/bench) is a namespace here, bottom up (a layer imports only
+ * Each layer of lib/ is a namespace here, bottom up (a layer imports only
  * from the layers before it): `util`, `report`, `colbench` (with `colbench.backend` and
  * `colbench.frontend`), `nn`, `rl`, `agents`, `llm`, `pipeline`, `exporters` (lib/export). After them
  * come the names the notebooks import, flat.

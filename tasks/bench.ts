@@ -12,9 +12,9 @@
  */
 import { z } from "zod";
 import { runCli } from "../lib/util/cli.ts";
-import { benchHarness, formatHarnessBench } from "../lib/bench/harness_bench.ts";
-import { benchModel, ModelBenchOptions } from "../lib/bench/model_bench.ts";
-import { benchRender, formatRenderBench } from "../lib/bench/render_bench.ts";
+import { benchHarness, formatHarnessBench } from "./bench/harness_bench.ts";
+import { benchModel, ModelBenchOptions } from "./bench/model_bench.ts";
+import { benchRender, formatRenderBench } from "./bench/render_bench.ts";
 
 const HarnessFlags = z.object({
   workers: z.coerce.number().int().min(1).optional().describe("only this pool size (default 1 and 2)"),

@@ -1,6 +1,6 @@
 /**
  * The handful of tensor operations the transformer is built from, written so that the wasm backend stays
- * on its fast paths. Measured on this machine (2 cores, wasm SIMD, 1 thread; see lib/bench/):
+ * on its fast paths. Measured on this machine (2 cores, wasm SIMD, 1 thread; see tasks/bench/):
  *
  * - a plain 2-D `matMul` runs through XNNPACK at 21–30 GFLOP/s; `transposeA/B` drop to 1–2 GFLOP/s and a
  *   batched 3-D `matMul` to ~2.5 GFLOP/s. So every gradient here is built from explicit transposes and

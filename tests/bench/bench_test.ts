@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { benchHarness } from "../../lib/bench/harness_bench.ts";
-import { benchModel } from "../../lib/bench/model_bench.ts";
+import { benchHarness } from "../../tasks/bench/harness_bench.ts";
+import { benchModel } from "../../tasks/bench/model_bench.ts";
 
 Deno.test({
   name: "bench model: tiny smoke run measures every tfjs number for each replica count",

@@ -1,23 +1,23 @@
 /**
  * Model benchmark: training throughput (forward + backward + clip + Adam) and sampling throughput with
  * and without the KV cache on the tfjs backend, then the same model in the PyTorch twin
- * (lib/bench/torch_twin.py) in the same run, as a markdown table with the ratios.
+ * (tasks/bench/torch_twin.py) in the same run, as a markdown table with the ratios.
  *
  * Run it as `deno task bench model` (wired by tasks/bench.ts) or directly:
- * `deno run -A lib/bench/model_bench.ts --batch 8 --seq-len 256`.
+ * `deno run -A tasks/bench/model_bench.ts --batch 8 --seq-len 256`.
  *
  * @module
  */
 import { z } from "zod";
-import { runCli } from "../util/cli.ts";
-import { Rng } from "../util/rng.ts";
-import { type BackendInfo, type BackendName, selectBackend } from "../nn/backend.ts";
-import { type ModelConfig, modelConfig, PRESETS } from "../nn/config.ts";
-import { parameterCount, Transformer } from "../nn/model.ts";
-import { Adam } from "../nn/optim.ts";
-import { generate } from "../nn/sample.ts";
-import { GradientWorkers } from "../nn/parallel.ts";
-import { sftLoss } from "../rl/sft.ts";
+import { runCli } from "../../lib/util/cli.ts";
+import { Rng } from "../../lib/util/rng.ts";
+import { type BackendInfo, type BackendName, selectBackend } from "../../lib/nn/backend.ts";
+import { type ModelConfig, modelConfig, PRESETS } from "../../lib/nn/config.ts";
+import { parameterCount, Transformer } from "../../lib/nn/model.ts";
+import { Adam } from "../../lib/nn/optim.ts";
+import { generate } from "../../lib/nn/sample.ts";
+import { GradientWorkers } from "../../lib/nn/parallel.ts";
+import { sftLoss } from "../../lib/rl/sft.ts";
 
 /**
  * Benchmark settings (all optional on the command line).
@@ -104,7 +104,7 @@ async function measureTraining(
   const micro = Array.from({ length: replicas }, (_, r) => examples.slice(r * per, (r + 1) * per));
   const params = { pad: 0 };
   const workers = await GradientWorkers.start(model, replicas, {
-    module: new URL("../rl/sft.ts", import.meta.url).href,
+    module: new URL("../../lib/rl/sft.ts", import.meta.url).href,
     name: "sftLoss",
     params,
   });

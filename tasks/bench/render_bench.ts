@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { PageRenderer } from "../colbench/frontend/render.ts";
-import { Rng } from "../util/rng.ts";
+import { PageRenderer } from "../../lib/colbench/frontend/render.ts";
+import { Rng } from "../../lib/util/rng.ts";
 
 /**
  * `count` reproducible synthetic pages of about `lines` lines of HTML with inline styles.

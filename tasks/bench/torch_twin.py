@@ -3,10 +3,10 @@
 learned positions, SwiGLU or tanh-GELU MLP, final norm, LM head) with the same parameter names and the
 same [in, out] weight layout, so a tfjs checkpoint loads as is.
 
-Used by lib/bench/model_bench.ts to put tfjs numbers next to PyTorch on the same machine:
+Used by tasks/bench/model_bench.ts to put tfjs numbers next to PyTorch on the same machine:
 
-    /usr/bin/python3 lib/bench/torch_twin.py --json '{"mode": "bench", "config": {...}, "batch": 8, ...}'
-    /usr/bin/python3 lib/bench/torch_twin.py --json '{"mode": "parity", "checkpoint": "dir", "tokens": [[1, 2]]}'
+    /usr/bin/python3 tasks/bench/torch_twin.py --json '{"mode": "bench", "config": {...}, "batch": 8, ...}'
+    /usr/bin/python3 tasks/bench/torch_twin.py --json '{"mode": "parity", "checkpoint": "dir", "tokens": [[1, 2]]}'
 
 Prints one JSON object on stdout. Attention is written out (scores + mask, softmax, @ V) rather than
 F.scaled_dot_product_attention, which torch 1.13 (Debian's python3-torch) lacks; it is also exactly what

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { PythonHarness, type ScoreJob } from "../colbench/backend/harness/harness.ts";
-import { Rng } from "../util/rng.ts";
+import { PythonHarness, type ScoreJob } from "../../lib/colbench/backend/harness/harness.ts";
+import { Rng } from "../../lib/util/rng.ts";
 
 interface Template {
   reference: string;
