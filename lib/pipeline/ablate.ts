@@ -1,6 +1,6 @@
 /**
  * `deno task ablate` for either family, behind one entry point: runs (or resumes) every method for
- * several seeds in one run folder and gathers one results record, shown by one table and one
+ * several seeds in one run folder and gathers one results record (results.ts), shown by one table and one
  * `report.html`. Each family's stages and metrics live beside it (backend_ablate.ts: success and tests
  * passed; frontend_ablate.ts: similarity and win rate).
  *
@@ -9,18 +9,8 @@
 import type { AblateConfig } from "./config.ts";
 import type { FrontendAblateConfig } from "./frontend_config.ts";
 import type { RunConfig } from "./run_config.ts";
-import {
-  type AblationResults,
-  backendMarkdownTable,
-  backendResultCells,
-  runBackendAblation,
-} from "./backend_ablate.ts";
-import {
-  frontendMarkdownTable,
-  frontendResultCells,
-  type FrontendResults,
-  runFrontendAblation,
-} from "./frontend_ablate.ts";
+import { type AblationResults, backendMarkdownTable, runBackendAblation } from "./backend_ablate.ts";
+import { frontendMarkdownTable, type FrontendResults, runFrontendAblation } from "./frontend_ablate.ts";
 
 /** What `results.json` holds, either family (`family` tells which). */
 export type RunResults = AblationResults | FrontendResults;
@@ -74,19 +64,6 @@ export function runAblation(
   return config.family === "frontend"
     ? runFrontendAblation(config, seeds, root, options)
     : runBackendAblation(config, seeds, root, options);
-}
-
-/**
- * The results table as text cells (one row per method, the paper's numbers beside ours), shared by the
- * markdown table, the HTML report and the notebooks.
- *
- * @example
- * ```ts ignore
- * const { header, rows } = resultCells(results);
- * ```
- */
-export function resultCells(results: RunResults): { header: string[]; rows: string[][] } {
-  return results.family === "frontend" ? frontendResultCells(results) : backendResultCells(results);
 }
 
 /**

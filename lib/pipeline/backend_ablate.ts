@@ -7,8 +7,14 @@
  */
 import { z } from "zod";
 import { PythonHarness } from "../colbench/backend/harness/harness.ts";
-import { summarize } from "../colbench/backend/metrics.ts";
-import { type Estimate, formatEstimate } from "../util/stats.ts";
+import { bootstrapMean, type Estimate, formatEstimate } from "../util/stats.ts";
+import {
+  methodResults,
+  type MetricPools,
+  type MetricSpec,
+  resultsMarkdown,
+  type RunResultsOf,
+} from "./results.ts";
 import { type BackendTask, Trajectory } from "../colbench/backend/schema.ts";
 import { loadSplit } from "../colbench/backend/splits.ts";
 import { loadPretrained } from "../nn/pretrained.ts";
@@ -18,15 +24,13 @@ import { tableMarkdown } from "../report/display.ts";
 import { AblateConfig, type Method, PAPER_NUMBERS, VALIDATION_START } from "./config.ts";
 import { bestOfN, clearStaleLocks, EvalSummary, evaluate, type SeedRun, slug, StageBusy } from "./stages.ts";
 
-/** One method's results over all seeds. */
-export interface MethodResult {
-  method: Method;
-  /** Pooled over seeds × tasks (fractions in [0, 1]). */
-  testsPassed: Estimate;
-  success: Estimate;
-  perSeed: EvalSummary[];
-  paper: { testsPassed: number; success: number } | null;
-}
+/** The backend's metrics: % tests passed and success, both per task. */
+export const BACKEND_METRICS: MetricSpec<BackendMetric>[] = [
+  { key: "testsPassed", label: "% tests passed", short: "tests" },
+  { key: "success", label: "success %", short: "success" },
+];
+/** A backend metric. */
+export type BackendMetric = "testsPassed" | "success";
 
 /** One point of the best-of-N curves (paper Fig. 3a). */
 export interface BestOfNResult {
@@ -37,17 +41,9 @@ export interface BestOfNResult {
   success: Estimate;
 }
 
-/** What a backend run's `results.json` holds. */
-export interface AblationResults {
-  family: "backend";
-  config: AblateConfig;
-  seeds: number[];
-  methods: MethodResult[];
+/** What a backend run's `results.json` holds: the shared schema, and the best-of-N curves. */
+export interface AblationResults extends RunResultsOf<"backend", AblateConfig, BackendMetric, Method> {
   bestOfN: BestOfNResult[];
-  /** Wall time of this invocation and, for the offline data and per seed, of each stage (as first run). */
-  wallSeconds: number;
-  stageSeconds: Record<string, Record<string, number>>;
-  finishedAt: string;
 }
 
 /**
@@ -182,34 +178,52 @@ async function collectResults(
   root: string,
   started: number,
 ): Promise<AblationResults> {
+  const read = async (dir: string, method: string) =>
+    await readJsonl(Trajectory, `${dir}/${slug(method)}.jsonl`);
   const rewardsOf = async (dir: string, method: string) =>
-    (await readJsonl(Trajectory, `${dir}/${slug(method)}.jsonl`)).map((t) => t.reward ?? 0);
+    (await read(dir, method)).map((t) => t.reward ?? 0);
   const dirs = seeds.map((seed) => `${root}/seed-${seed}`);
-  const methods: MethodResult[] = [];
+  const pools = new Map<Method, MetricPools<BackendMetric>>();
   for (const method of config.methods) {
-    const perSeed: EvalSummary[] = [], rewards: number[] = [];
-    for (const dir of dirs) {
-      perSeed.push(await readJson(EvalSummary, `${dir}/eval/${slug(method)}.summary.json`));
-      rewards.push(...await rewardsOf(`${dir}/eval`, method));
+    const perSeed: MetricPools<BackendMetric> = [];
+    for (const [i, dir] of dirs.entries()) {
+      const summary = await readJson(EvalSummary, `${dir}/eval/${slug(method)}.summary.json`);
+      const played = await read(`${dir}/eval`, method);
+      const order = played.map((t) => t.task.task_id).join();
+      const first = await read(`${dir}/eval`, config.methods[0]);
+      if (order !== first.map((t) => t.task.task_id).join()) {
+        throw new Error(
+          `${dir}/eval/${slug(method)}.jsonl: not the tasks, in order, of ${config.methods[0]}`,
+        );
+      }
+      const rewards = played.map((t) => t.reward ?? 0);
+      perSeed.push({
+        seed: seeds[i],
+        values: { testsPassed: rewards, success: rewards.map((r) => (r >= 1 ? 1 : 0)) },
+        meanTurns: summary["eval/mean_turns"],
+      });
     }
-    const pooled = summarize(rewards, 0);
-    methods.push({
-      method,
-      testsPassed: pooled.testsPassed,
-      success: pooled.success,
-      perSeed,
-      paper: PAPER_NUMBERS[method],
-    });
+    pools.set(method, perSeed);
   }
+  const methods = methodResults(
+    config.methods,
+    ["testsPassed", "success"],
+    (m) => pools.get(m)!,
+    (m) => PAPER_NUMBERS[m],
+  );
   const bestOfNResults: BestOfNResult[] = [];
   for (const variant of config.bestOfN.variants) {
     for (const n of config.bestOfN.n) {
       const rewards: number[] = [];
       const method = n === 1 ? "best-of-1" : `best-of-${n}/${variant}`;
-      for (const dir of dirs.slice(0, config.bestOfN.seeds)) {
-        rewards.push(...await rewardsOf(`${dir}/best-of-n`, method));
-      }
-      const pooled = summarize(rewards, 0);
+      const used = dirs.slice(0, config.bestOfN.seeds);
+      for (const dir of used) rewards.push(...await rewardsOf(`${dir}/best-of-n`, method));
+      // Intervals resample tasks, each with all its seeds, as the methods' do.
+      const tasks = rewards.length / Math.max(1, used.length);
+      const pooled = {
+        testsPassed: bootstrapMean(rewards, { tasks }),
+        success: bootstrapMean(rewards.map((r) => (r >= 1 ? 1 : 0)), { tasks }),
+      };
       bestOfNResults.push({ variant, n, testsPassed: pooled.testsPassed, success: pooled.success });
     }
   }
@@ -218,6 +232,8 @@ async function collectResults(
     family: "backend",
     config,
     seeds: [...seeds],
+    metrics: BACKEND_METRICS,
+    headline: "success",
     methods,
     bestOfN: bestOfNResults,
     wallSeconds: (performance.now() - started) / 1000,
@@ -227,34 +243,7 @@ async function collectResults(
 }
 
 /**
- * The results table as text cells, shared by the markdown table and the HTML report.
- *
- * @example
- * ```ts ignore
- * const { header, rows } = backendResultCells(results);
- * ```
- */
-export function backendResultCells(results: AblationResults): { header: string[]; rows: string[][] } {
-  return {
-    header: [
-      "method",
-      "% tests passed [95% CI]",
-      "success % [95% CI]",
-      "success per seed",
-      "paper tests / success",
-    ],
-    rows: results.methods.map((m) => [
-      m.method,
-      formatEstimate(m.testsPassed),
-      formatEstimate(m.success),
-      m.perSeed.map((s) => (100 * s["eval/success"]).toFixed(1)).join(" / "),
-      m.paper ? `${m.paper.testsPassed} / ${m.paper.success}` : "—",
-    ]),
-  };
-}
-
-/**
- * The results as a markdown table, the paper's numbers beside ours.
+ * The results as a markdown table, the paper's numbers beside ours, then the best-of-N points.
  *
  * @example
  * ```ts ignore
@@ -262,11 +251,9 @@ export function backendResultCells(results: AblationResults): { header: string[]
  * ```
  */
 export function backendMarkdownTable(results: AblationResults): string {
-  const { header, rows } = backendResultCells(results);
-  const lines = [tableMarkdown(header, rows)];
-  if (results.bestOfN.length > 0) {
-    const bestOfN = results.bestOfN.map((b) => [b.variant, `${b.n}`, formatEstimate(b.success)]);
-    lines.push("", tableMarkdown(["best-of-N critic", "N", "success % [95% CI]"], bestOfN));
-  }
-  return lines.join("\n");
+  const bestOfN = results.bestOfN.map((b) => [b.variant, `${b.n}`, formatEstimate(b.success)]);
+  return resultsMarkdown(
+    results,
+    bestOfN.length ? [tableMarkdown(["best-of-N critic", "N", "success % [95% CI]"], bestOfN)] : [],
+  );
 }

@@ -22,41 +22,27 @@ import {
 } from "./frontend_stages.ts";
 import { PageRenderer } from "../colbench/frontend/render.ts";
 import type { ReferenceCache } from "../colbench/frontend/score.ts";
-import { tableMarkdown } from "../report/display.ts";
-import { builtinSimilarity, winOutcomes, winRate } from "../colbench/frontend/similarity.ts";
+import { builtinSimilarity, winOutcomes } from "../colbench/frontend/similarity.ts";
 import { loadPageSplit } from "../colbench/frontend/splits.ts";
 import { bootstrapMean, type Estimate, formatEstimate, mean } from "../util/stats.ts";
+import { methodResults, type MetricSpec, resultsMarkdown, type RunResultsOf } from "./results.ts";
 import { claimRunFolder, RunFolder } from "./run_folder.ts";
 import { clearStaleLocks } from "./stages.ts";
 import { writeJson } from "../util/jsonl.ts";
 
-/** One method's frontend results over all seeds. */
-export interface FrontendMethodResult {
-  method: FrontendMethod;
-  /** Similarity in [0, 1], pooled over seeds × tasks. */
-  similarity: Estimate;
-  /** Win rate against the mediocre designer in [0, 1] (ties count half), pooled. */
-  winRate: Estimate;
-  /**
-   * The method minus zero-shot, page by page and seed by seed (both play each page with the same random
-   * numbers), similarity and win rate; null for zero-shot itself or when zero-shot did not run.
-   */
-  gainOverZeroShot: { similarity: Estimate; winRate: Estimate } | null;
-  perSeed: { seed: number; similarity: number; winRate: number; meanRounds: number }[];
-  paper: { similarity: number; winRate: number } | null;
-}
+/** The frontend's metrics: similarity to the reference page, and the win rate against the mediocre designer. */
+export const FRONTEND_METRICS: MetricSpec<FrontendMetric>[] = [
+  { key: "similarity", label: "similarity ×100", short: "similarity" },
+  { key: "winRate", label: "win rate vs mediocre %", short: "win rate" },
+];
+/** A frontend metric (the win rate counts ties half). */
+export type FrontendMetric = "similarity" | "winRate";
 
-/** What a frontend run's `results.json` holds. */
-export interface FrontendResults {
-  family: "frontend";
-  config: FrontendAblateConfig;
-  seeds: number[];
+/** What a frontend run's `results.json` holds: the shared schema, the similarity metric and the opponent. */
+export interface FrontendResults
+  extends RunResultsOf<"frontend", FrontendAblateConfig, FrontendMetric, FrontendMethod> {
   metric: string;
   opponent: { name: string; similarity: Estimate };
-  methods: FrontendMethodResult[];
-  wallSeconds: number;
-  stageSeconds: Record<string, Record<string, number>>;
-  finishedAt: string;
 }
 
 /**
@@ -99,7 +85,6 @@ export async function runFrontendAblation(
     const data = await designRollouts(first, base);
     const opponent = await opponentScores(first);
     const vsOpponent = opponent.map((o) => o.similarity);
-    const methods: FrontendMethodResult[] = [];
     const perMethod = new Map<
       FrontendMethod,
       { seed: number; rows: Awaited<ReturnType<typeof evaluateDesigns>> }[]
@@ -115,39 +100,27 @@ export async function runFrontendAblation(
       }
     }
     base.dispose();
-    // Seed-major pools: a bootstrap resample draws pages and keeps every seed of each.
-    const tasks = vsOpponent.length;
-    const pooled = (method: FrontendMethod) =>
-      perMethod.get(method)?.flatMap((r) => r.rows.map((x) => x.similarity));
-    const opponentPool = seeds.flatMap(() => vsOpponent);
-    const zeroShot = pooled("zero-shot");
-    const gain = (a: readonly number[], b: readonly number[]) =>
-      bootstrapMean(a.map((x, i) => x - b[i]), { tasks });
-    for (const method of config.methods) {
-      const runs = perMethod.get(method)!;
-      const all = pooled(method)!;
-      methods.push({
-        method,
-        similarity: bootstrapMean(all, { tasks }),
-        winRate: winRate(all, opponentPool, { tasks }),
-        gainOverZeroShot: zeroShot === undefined || method === "zero-shot" ? null : {
-          similarity: gain(all, zeroShot),
-          winRate: gain(winOutcomes(all, opponentPool), winOutcomes(zeroShot, opponentPool)),
-        },
-        perSeed: runs.map(({ seed, rows }) => ({
+    const methods = methodResults(
+      config.methods,
+      ["similarity", "winRate"],
+      (method) =>
+        perMethod.get(method)!.map(({ seed, rows }) => ({
           seed,
-          similarity: mean(rows.map((r) => r.similarity)),
-          winRate: winRate(rows.map((r) => r.similarity), vsOpponent).mean,
-          meanRounds: mean(rows.map((r) => r.rounds)),
+          values: {
+            similarity: rows.map((r) => r.similarity),
+            winRate: winOutcomes(rows.map((r) => r.similarity), vsOpponent),
+          },
+          meanTurns: mean(rows.map((r) => r.rounds)),
         })),
-        paper: FRONTEND_PAPER_NUMBERS[method],
-      });
-    }
+      (m) => FRONTEND_PAPER_NUMBERS[m],
+    );
     const stageSeconds = await new RunFolder(root).stageSeconds(seeds);
     const results: FrontendResults = {
       family: "frontend",
       config,
       seeds: [...seeds],
+      metrics: FRONTEND_METRICS,
+      headline: "similarity",
       metric: similarity.name,
       opponent: { name: "mediocre designer (seed 0)", similarity: bootstrapMean(vsOpponent) },
       methods,
@@ -163,39 +136,7 @@ export async function runFrontendAblation(
 }
 
 /**
- * The frontend results as table cells (one row per method, the paper's numbers beside ours): what the
- * markdown table and notebook 06 show.
- *
- * @example
- * ```ts ignore
- * const { header, rows } = frontendResultCells(results);
- * ```
- */
-export function frontendResultCells(results: FrontendResults): { header: string[]; rows: string[][] } {
-  return {
-    header: [
-      "method",
-      "similarity ×100 [95% CI]",
-      "win rate vs mediocre % [95% CI]",
-      "gain over zero-shot, paired: similarity / win rate",
-      "similarity per seed",
-      "paper similarity / win rate",
-    ],
-    rows: results.methods.map((m) => [
-      m.method,
-      formatEstimate(m.similarity),
-      formatEstimate(m.winRate),
-      m.gainOverZeroShot
-        ? `${formatEstimate(m.gainOverZeroShot.similarity)} / ${formatEstimate(m.gainOverZeroShot.winRate)}`
-        : "—",
-      m.perSeed.map((s) => (100 * s.similarity).toFixed(1)).join(" / "),
-      m.paper ? `${m.paper.similarity} / ${m.paper.winRate}` : "—",
-    ]),
-  };
-}
-
-/**
- * The frontend results as a markdown table, the paper's numbers beside ours.
+ * The frontend results as a markdown table, the paper's numbers beside ours, then the reference agent.
  *
  * @example
  * ```ts ignore
@@ -203,12 +144,9 @@ export function frontendResultCells(results: FrontendResults): { header: string[
  * ```
  */
 export function frontendMarkdownTable(results: FrontendResults): string {
-  const { header, rows } = frontendResultCells(results);
-  return [
-    tableMarkdown(header, rows),
-    "",
+  return resultsMarkdown(results, [
     `Reference agent (win rate 50 against itself): ${results.opponent.name}, similarity ${
       formatEstimate(results.opponent.similarity)
     }; metric ${results.metric}.`,
-  ].join("\n");
+  ]);
 }

@@ -30,20 +30,24 @@ export {
 } from "./frontend_config.ts";
 export { PRESETS, RunConfig, runConfig } from "./run_config.ts";
 export { claimRunFolder, RunFolder } from "./run_folder.ts";
-export { type AblationOptions, markdownTable, resultCells, runAblation, type RunResults } from "./ablate.ts";
+export { type AblationOptions, markdownTable, runAblation, type RunResults } from "./ablate.ts";
+export {
+  type MethodResult,
+  methodResults,
+  type MetricPools,
+  type MetricSpec,
+  resultCells,
+  resultsMarkdown,
+  type RunResultsOf,
+} from "./results.ts";
 export {
   type AblationResults,
+  BACKEND_METRICS,
   type BestOfNResult,
   evaluationTasks,
-  type MethodResult,
   runStages,
 } from "./backend_ablate.ts";
-export {
-  type FrontendMethodResult,
-  frontendResultCells,
-  type FrontendResults,
-  runFrontendAblation,
-} from "./frontend_ablate.ts";
+export { FRONTEND_METRICS, type FrontendResults, runFrontendAblation } from "./frontend_ablate.ts";
 export {
   CandidateRow,
   clearStaleLocks,

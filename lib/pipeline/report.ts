@@ -6,7 +6,8 @@
  * @module
  */
 import { type Figure, figureHtml, plotlySource } from "../report/plotly.ts";
-import { resultCells, type RunResults } from "./ablate.ts";
+import type { RunResults } from "./ablate.ts";
+import { resultCells } from "./results.ts";
 import type { AblationResults } from "./backend_ablate.ts";
 import type { Estimate } from "../util/stats.ts";
 
@@ -122,7 +123,7 @@ function escape(text: string): string {
  * ```
  */
 export async function reportHtml(results: RunResults): Promise<string> {
-  const { header, rows } = resultCells(results);
+  const { header, rows } = results.family === "frontend" ? resultCells(results) : resultCells(results);
   const cells = (tag: string, row: string[]) =>
     `<tr>${row.map((c) => `<${tag}>${escape(c)}</${tag}>`).join("")}</tr>`;
   const c = results.config;

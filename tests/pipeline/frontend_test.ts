@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { markdownTable, resultCells, runAblation } from "../../lib/pipeline/ablate.ts";
+import { markdownTable, runAblation } from "../../lib/pipeline/ablate.ts";
+import { resultCells } from "../../lib/pipeline/results.ts";
 import { FRONTEND_PRESETS, FrontendAblateConfig } from "../../lib/pipeline/frontend_config.ts";
 import { reportHtml } from "../../lib/pipeline/report.ts";
 import { runConfig } from "../../lib/pipeline/run_config.ts";
