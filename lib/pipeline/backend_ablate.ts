@@ -171,6 +171,47 @@ export async function runBackendAblation(
   return results;
 }
 
+/**
+ * Every method's per-task rewards of each seed, as tests passed and success: the pools the results and any
+ * paired comparison come from. Refuses evaluations that did not play the same tasks in the same order.
+ *
+ * @example
+ * ```ts ignore
+ * const pools = await backendPools(config, [0, 1, 2], "runs/ablate/small");
+ * const vsSweet = pairedGains(config.methods, ["success"], (m) => pools.get(m)!, "sweet");
+ * ```
+ */
+export async function backendPools(
+  config: AblateConfig,
+  seeds: readonly number[],
+  root: string,
+): Promise<Map<Method, MetricPools<BackendMetric>>> {
+  const read = (dir: string, method: string) => readJsonl(Trajectory, `${dir}/eval/${slug(method)}.jsonl`);
+  const pools = new Map<Method, MetricPools<BackendMetric>>();
+  for (const method of config.methods) {
+    const perSeed: MetricPools<BackendMetric> = [];
+    for (const seed of seeds) {
+      const dir = `${root}/seed-${seed}`;
+      const summary = await readJson(EvalSummary, `${dir}/eval/${slug(method)}.summary.json`);
+      const played = await read(dir, method);
+      const first = await read(dir, config.methods[0]);
+      if (played.map((t) => t.task.task_id).join() !== first.map((t) => t.task.task_id).join()) {
+        throw new Error(
+          `${dir}/eval/${slug(method)}.jsonl: not the tasks, in order, of ${config.methods[0]}`,
+        );
+      }
+      const rewards = played.map((t) => t.reward ?? 0);
+      perSeed.push({
+        seed,
+        values: { testsPassed: rewards, success: rewards.map((r) => (r >= 1 ? 1 : 0)) },
+        meanTurns: summary["eval/mean_turns"],
+      });
+    }
+    pools.set(method, perSeed);
+  }
+  return pools;
+}
+
 /** Reads every seed's evaluations. */
 async function collectResults(
   config: AblateConfig,
@@ -178,33 +219,10 @@ async function collectResults(
   root: string,
   started: number,
 ): Promise<AblationResults> {
-  const read = async (dir: string, method: string) =>
-    await readJsonl(Trajectory, `${dir}/${slug(method)}.jsonl`);
   const rewardsOf = async (dir: string, method: string) =>
-    (await read(dir, method)).map((t) => t.reward ?? 0);
+    (await readJsonl(Trajectory, `${dir}/${slug(method)}.jsonl`)).map((t) => t.reward ?? 0);
   const dirs = seeds.map((seed) => `${root}/seed-${seed}`);
-  const pools = new Map<Method, MetricPools<BackendMetric>>();
-  for (const method of config.methods) {
-    const perSeed: MetricPools<BackendMetric> = [];
-    for (const [i, dir] of dirs.entries()) {
-      const summary = await readJson(EvalSummary, `${dir}/eval/${slug(method)}.summary.json`);
-      const played = await read(`${dir}/eval`, method);
-      const order = played.map((t) => t.task.task_id).join();
-      const first = await read(`${dir}/eval`, config.methods[0]);
-      if (order !== first.map((t) => t.task.task_id).join()) {
-        throw new Error(
-          `${dir}/eval/${slug(method)}.jsonl: not the tasks, in order, of ${config.methods[0]}`,
-        );
-      }
-      const rewards = played.map((t) => t.reward ?? 0);
-      perSeed.push({
-        seed: seeds[i],
-        values: { testsPassed: rewards, success: rewards.map((r) => (r >= 1 ? 1 : 0)) },
-        meanTurns: summary["eval/mean_turns"],
-      });
-    }
-    pools.set(method, perSeed);
-  }
+  const pools = await backendPools(config, seeds, root);
   const methods = methodResults(
     config.methods,
     ["testsPassed", "success"],

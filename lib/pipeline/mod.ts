@@ -36,6 +36,7 @@ export {
   methodResults,
   type MetricPools,
   type MetricSpec,
+  pairedGains,
   resultCells,
   resultsMarkdown,
   type RunResultsOf,
@@ -43,6 +44,7 @@ export {
 export {
   type AblationResults,
   BACKEND_METRICS,
+  backendPools,
   type BestOfNResult,
   evaluationTasks,
   runStages,

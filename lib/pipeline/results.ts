@@ -76,18 +76,14 @@ export function methodResults<K extends string, M extends string>(
   const tasks = (m: M) => pools.get(m)![0]?.values[keys[0]].length ?? 0;
   const perKey = (f: (k: K) => Estimate) =>
     Object.fromEntries(keys.map((k) => [k, f(k)])) as Record<K, Estimate>;
+  const gains = pools.has("zero-shot" as M)
+    ? pairedGains(methods, keys, (m) => pools.get(m)!, "zero-shot" as M)
+    : undefined;
   return methods.map((method) => {
-    const zeroShot = "zero-shot" as M;
-    const zero = pools.has(zeroShot) && method !== zeroShot;
-    const gain = (k: K) => {
-      const a = pooled(method, k), b = pooled(zeroShot, k);
-      if (a.length !== b.length) throw new Error(`${method}: not evaluated on zero-shot's tasks and seeds`);
-      return bootstrapMean(a.map((x, i) => x - b[i]), { tasks: tasks(method) });
-    };
     return {
       method,
       ...perKey((k) => bootstrapMean(pooled(method, k), { tasks: tasks(method) })),
-      gainOverZeroShot: zero ? perKey(gain) : null,
+      gainOverZeroShot: gains?.get(method) ?? null,
       perSeed: pools.get(method)!.map((s) => ({
         seed: s.seed,
         n: s.values[keys[0]].length,
@@ -97,6 +93,44 @@ export function methodResults<K extends string, M extends string>(
       paper: paper(method),
     } as MethodResult<K, M>;
   });
+}
+
+/**
+ * Each method minus `baseline`, paired task by task and seed by seed, per metric, with intervals that
+ * resample tasks (each with all its seeds); the baseline itself has none.
+ *
+ * @example
+ * ```ts
+ * import { pairedGains } from "./results.ts";
+ * const pools = { "multi-turn-dpo": [1, 0, 0], sweet: [1, 1, 0] } as Record<string, number[]>;
+ * const gains = pairedGains(["multi-turn-dpo", "sweet"], ["success"], (m) => [
+ *   { seed: 0, values: { success: pools[m] }, meanTurns: 2 },
+ * ], "multi-turn-dpo");
+ * // gains.get("sweet")!.success.mean === 1 / 3
+ * ```
+ */
+export function pairedGains<K extends string, M extends string>(
+  methods: readonly M[],
+  keys: readonly K[],
+  poolsOf: (method: M) => MetricPools<K>,
+  baseline: M,
+): Map<M, Record<K, Estimate>> {
+  const base = poolsOf(baseline);
+  const out = new Map<M, Record<K, Estimate>>();
+  for (const method of methods.filter((m) => m !== baseline)) {
+    const pools = poolsOf(method);
+    out.set(
+      method,
+      Object.fromEntries(keys.map((k) => {
+        const a = pools.flatMap((s) => s.values[k]), b = base.flatMap((s) => s.values[k]);
+        if (a.length !== b.length) {
+          throw new Error(`${method}: not evaluated on ${baseline}'s tasks and seeds`);
+        }
+        return [k, bootstrapMean(a.map((x, i) => x - b[i]), { tasks: pools[0].values[k].length })];
+      })) as Record<K, Estimate>,
+    );
+  }
+  return out;
 }
 
 /**
