@@ -6,16 +6,7 @@ interface Params extends Record<string, unknown> {
   app: string;
 }
 
-/**
- * The `calorie_burn` family, registered in `./mod.ts`.
- *
- * @example
- * ```ts
- * import { Rng } from "../../../util/rng.ts";
- * import { calorieBurn } from "./calorie_burn.ts";
- * console.log(calorieBurn.describe(calorieBurn.sampleParams(new Rng(0)), new Rng(1)));
- * ```
- */
+/** The `calorie_burn` family, registered in `./mod.ts`. */
 export const calorieBurn: TaskFamily<Params> = {
   name: "calorie_burn",
   sampleParams: (rng) => ({

@@ -8,16 +8,7 @@ interface Params extends Record<string, unknown> {
 
 const CATEGORIES = ["gift cards", "alcohol", "tobacco", "electronics", "baby formula"];
 
-/**
- * The `coupon_check` family, registered in `./mod.ts`.
- *
- * @example
- * ```ts
- * import { Rng } from "../../../util/rng.ts";
- * import { couponCheck } from "./coupon_check.ts";
- * console.log(couponCheck.describe(couponCheck.sampleParams(new Rng(0)), new Rng(1)));
- * ```
- */
+/** The `coupon_check` family, registered in `./mod.ts`. */
 export const couponCheck: TaskFamily<Params> = {
   name: "coupon_check",
   sampleParams: (rng) => ({

@@ -6,16 +6,7 @@ interface Params extends Record<string, unknown> {
   supplier: string;
 }
 
-/**
- * The `electricity_bill` family, registered in `./mod.ts`.
- *
- * @example
- * ```ts
- * import { Rng } from "../../../util/rng.ts";
- * import { electricityBill } from "./electricity_bill.ts";
- * console.log(electricityBill.describe(electricityBill.sampleParams(new Rng(0)), new Rng(1)));
- * ```
- */
+/** The `electricity_bill` family, registered in `./mod.ts`. */
 export const electricityBill: TaskFamily<Params> = {
   name: "electricity_bill",
   sampleParams: (rng) => ({

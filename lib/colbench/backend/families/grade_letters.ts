@@ -12,16 +12,7 @@ const B_CUTOFFS = [80, 82, 83, 85];
 const C_CUTOFFS = [65, 68, 70, 72, 75];
 const CURVES = [1, 2, 3, 4, 5];
 
-/**
- * The `grade_letters` family, registered in `./mod.ts`.
- *
- * @example
- * ```ts
- * import { Rng } from "../../../util/rng.ts";
- * import { gradeLetters } from "./grade_letters.ts";
- * console.log(gradeLetters.describe(gradeLetters.sampleParams(new Rng(0)), new Rng(1)));
- * ```
- */
+/** The `grade_letters` family, registered in `./mod.ts`. */
 export const gradeLetters: TaskFamily<Params> = {
   name: "grade_letters",
   sampleParams: (rng) => ({

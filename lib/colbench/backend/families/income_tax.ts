@@ -6,16 +6,7 @@ interface Params extends Record<string, unknown> {
   who: string;
 }
 
-/**
- * The `income_tax` family, registered in `./mod.ts`.
- *
- * @example
- * ```ts
- * import { Rng } from "../../../util/rng.ts";
- * import { incomeTax } from "./income_tax.ts";
- * console.log(incomeTax.describe(incomeTax.sampleParams(new Rng(0)), new Rng(1)));
- * ```
- */
+/** The `income_tax` family, registered in `./mod.ts`. */
 export const incomeTax: TaskFamily<Params> = {
   name: "income_tax",
   sampleParams: (rng) => ({

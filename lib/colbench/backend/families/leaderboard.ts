@@ -23,16 +23,7 @@ const PLAYERS = [
   `[("zed", 50, 12), ("amy", 50, 15), ("kim", 50, 10), ("ivy", 35, 11)]`,
 ];
 
-/**
- * The `leaderboard` family, registered in `./mod.ts`.
- *
- * @example
- * ```ts
- * import { Rng } from "../../../util/rng.ts";
- * import { leaderboard } from "./leaderboard.ts";
- * console.log(leaderboard.describe(leaderboard.sampleParams(new Rng(0)), new Rng(1)));
- * ```
- */
+/** The `leaderboard` family, registered in `./mod.ts`. */
 export const leaderboard: TaskFamily<Params> = {
   name: "leaderboard",
   sampleParams: (rng) => ({

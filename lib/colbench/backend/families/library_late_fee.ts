@@ -7,16 +7,7 @@ interface Params extends Record<string, unknown> {
   place: string;
 }
 
-/**
- * The `library_late_fee` family, registered in `./mod.ts`.
- *
- * @example
- * ```ts
- * import { Rng } from "../../../util/rng.ts";
- * import { libraryLateFee } from "./library_late_fee.ts";
- * console.log(libraryLateFee.describe(libraryLateFee.sampleParams(new Rng(0)), new Rng(1)));
- * ```
- */
+/** The `library_late_fee` family, registered in `./mod.ts`. */
 export const libraryLateFee: TaskFamily<Params> = {
   name: "library_late_fee",
   sampleParams: (rng) => ({

@@ -6,16 +6,7 @@ interface Params extends Record<string, unknown> {
   lender: string;
 }
 
-/**
- * The `loan_payment` family, registered in `./mod.ts`.
- *
- * @example
- * ```ts
- * import { Rng } from "../../../util/rng.ts";
- * import { loanPayment } from "./loan_payment.ts";
- * console.log(loanPayment.describe(loanPayment.sampleParams(new Rng(0)), new Rng(1)));
- * ```
- */
+/** The `loan_payment` family, registered in `./mod.ts`. */
 export const loanPayment: TaskFamily<Params> = {
   name: "loan_payment",
   sampleParams: (rng) => ({

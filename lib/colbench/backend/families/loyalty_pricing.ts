@@ -7,16 +7,7 @@ interface Params extends Record<string, unknown> {
   item: string;
 }
 
-/**
- * The `loyalty_pricing` family, registered in `./mod.ts`.
- *
- * @example
- * ```ts
- * import { Rng } from "../../../util/rng.ts";
- * import { loyaltyPricing } from "./loyalty_pricing.ts";
- * console.log(loyaltyPricing.describe(loyaltyPricing.sampleParams(new Rng(0)), new Rng(1)));
- * ```
- */
+/** The `loyalty_pricing` family, registered in `./mod.ts`. */
 export const loyaltyPricing: TaskFamily<Params> = {
   name: "loyalty_pricing",
   sampleParams: (rng) => {

@@ -28,16 +28,7 @@ const MEETINGS = [
   "[(460, 475), (1045, 1100)]",
 ];
 
-/**
- * The `meeting_slots` family, registered in `./mod.ts`.
- *
- * @example
- * ```ts
- * import { Rng } from "../../../util/rng.ts";
- * import { meetingSlots } from "./meeting_slots.ts";
- * console.log(meetingSlots.describe(meetingSlots.sampleParams(new Rng(0)), new Rng(1)));
- * ```
- */
+/** The `meeting_slots` family, registered in `./mod.ts`. */
 export const meetingSlots: TaskFamily<Params> = {
   name: "meeting_slots",
   sampleParams: (rng) => ({

@@ -31,8 +31,10 @@ import { usernameFormat } from "./username_format.ts";
  *
  * @example
  * ```ts
+ * import { Rng } from "../../../util/rng.ts";
  * import { FAMILIES } from "./mod.ts";
- * console.log(FAMILIES.map((f) => f.name).join(", "));
+ * // Each family's public request for one draw of its surface parameters.
+ * for (const f of FAMILIES) console.log(f.name, f.describe(f.sampleParams(new Rng(0)), new Rng(1)));
  * ```
  */
 export const FAMILIES: readonly AnyFamily[] = [

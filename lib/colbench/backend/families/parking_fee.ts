@@ -6,16 +6,7 @@ interface Params extends Record<string, unknown> {
   place: string;
 }
 
-/**
- * The `parking_fee` family, registered in `./mod.ts`.
- *
- * @example
- * ```ts
- * import { Rng } from "../../../util/rng.ts";
- * import { parkingFee } from "./parking_fee.ts";
- * console.log(parkingFee.describe(parkingFee.sampleParams(new Rng(0)), new Rng(1)));
- * ```
- */
+/** The `parking_fee` family, registered in `./mod.ts`. */
 export const parkingFee: TaskFamily<Params> = {
   name: "parking_fee",
   sampleParams: (rng) => ({

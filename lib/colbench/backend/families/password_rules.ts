@@ -19,16 +19,7 @@ function password(rng: Rng, length: number, digits: number, uppers: number, extr
   return rng.shuffle(chars).join("");
 }
 
-/**
- * The `password_rules` family, registered in `./mod.ts`.
- *
- * @example
- * ```ts
- * import { Rng } from "../../../util/rng.ts";
- * import { passwordRules } from "./password_rules.ts";
- * console.log(passwordRules.describe(passwordRules.sampleParams(new Rng(0)), new Rng(1)));
- * ```
- */
+/** The `password_rules` family, registered in `./mod.ts`. */
 export const passwordRules: TaskFamily<Params> = {
   name: "password_rules",
   sampleParams: (rng) => ({

@@ -29,16 +29,7 @@ const RATINGS = [
   "[1, 5, 4, 5, 2, 1, 4, 5]",
 ];
 
-/**
- * The `rating_summary` family, registered in `./mod.ts`.
- *
- * @example
- * ```ts
- * import { Rng } from "../../../util/rng.ts";
- * import { ratingSummary } from "./rating_summary.ts";
- * console.log(ratingSummary.describe(ratingSummary.sampleParams(new Rng(0)), new Rng(1)));
- * ```
- */
+/** The `rating_summary` family, registered in `./mod.ts`. */
 export const ratingSummary: TaskFamily<Params> = {
   name: "rating_summary",
   sampleParams: (rng) => ({

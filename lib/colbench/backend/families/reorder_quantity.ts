@@ -6,16 +6,7 @@ interface Params extends Record<string, unknown> {
   item: string;
 }
 
-/**
- * The `reorder_quantity` family, registered in `./mod.ts`.
- *
- * @example
- * ```ts
- * import { Rng } from "../../../util/rng.ts";
- * import { reorderQuantity } from "./reorder_quantity.ts";
- * console.log(reorderQuantity.describe(reorderQuantity.sampleParams(new Rng(0)), new Rng(1)));
- * ```
- */
+/** The `reorder_quantity` family, registered in `./mod.ts`. */
 export const reorderQuantity: TaskFamily<Params> = {
   name: "reorder_quantity",
   sampleParams: (rng) => ({

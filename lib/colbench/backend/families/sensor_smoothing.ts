@@ -27,16 +27,7 @@ const READINGS = [
   "[60.1, 61.7, 79.9, 80.1, 100.0, 100.1, 120.0, 150.0, 150.1]",
 ];
 
-/**
- * The `sensor_smoothing` family, registered in `./mod.ts`.
- *
- * @example
- * ```ts
- * import { Rng } from "../../../util/rng.ts";
- * import { sensorSmoothing } from "./sensor_smoothing.ts";
- * console.log(sensorSmoothing.describe(sensorSmoothing.sampleParams(new Rng(0)), new Rng(1)));
- * ```
- */
+/** The `sensor_smoothing` family, registered in `./mod.ts`. */
 export const sensorSmoothing: TaskFamily<Params> = {
   name: "sensor_smoothing",
   sampleParams: (rng) => ({

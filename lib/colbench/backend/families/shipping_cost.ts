@@ -8,16 +8,7 @@ interface Params extends Record<string, unknown> {
 
 const FREE_THRESHOLDS = [35, 50, 75, 100];
 
-/**
- * The `shipping_cost` family, registered in `./mod.ts`.
- *
- * @example
- * ```ts
- * import { Rng } from "../../../util/rng.ts";
- * import { shippingCost } from "./shipping_cost.ts";
- * console.log(shippingCost.describe(shippingCost.sampleParams(new Rng(0)), new Rng(1)));
- * ```
- */
+/** The `shipping_cost` family, registered in `./mod.ts`. */
 export const shippingCost: TaskFamily<Params> = {
   name: "shipping_cost",
   sampleParams: (rng) => ({

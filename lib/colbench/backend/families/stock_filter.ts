@@ -14,16 +14,7 @@ const SHOPS: [string, string[]][] = [
   ["stationery shop", ["pen", "ink", "pad", "clip", "glue", "ruler", "stamp", "card", "folder", "chalk"]],
 ];
 
-/**
- * The `stock_filter` family, registered in `./mod.ts`.
- *
- * @example
- * ```ts
- * import { Rng } from "../../../util/rng.ts";
- * import { stockFilter } from "./stock_filter.ts";
- * console.log(stockFilter.describe(stockFilter.sampleParams(new Rng(0)), new Rng(1)));
- * ```
- */
+/** The `stock_filter` family, registered in `./mod.ts`. */
 export const stockFilter: TaskFamily<Params> = {
   name: "stock_filter",
   sampleParams: (rng) => {

@@ -11,16 +11,7 @@ const WARN = [26, 28, 30, 32, 35];
 const CRITICAL = [38, 40, 42, 45];
 const OFFSETS = [1, 2, 3, 4];
 
-/**
- * The `temperature_alert` family, registered in `./mod.ts`.
- *
- * @example
- * ```ts
- * import { Rng } from "../../../util/rng.ts";
- * import { temperatureAlert } from "./temperature_alert.ts";
- * console.log(temperatureAlert.describe(temperatureAlert.sampleParams(new Rng(0)), new Rng(1)));
- * ```
- */
+/** The `temperature_alert` family, registered in `./mod.ts`. */
 export const temperatureAlert: TaskFamily<Params> = {
   name: "temperature_alert",
   sampleParams: (rng) => ({

@@ -31,16 +31,7 @@ const TEXTS = [
   "Bananas bananas apples Apples kiwis",
 ];
 
-/**
- * The `text_stats` family, registered in `./mod.ts`.
- *
- * @example
- * ```ts
- * import { Rng } from "../../../util/rng.ts";
- * import { textStats } from "./text_stats.ts";
- * console.log(textStats.describe(textStats.sampleParams(new Rng(0)), new Rng(1)));
- * ```
- */
+/** The `text_stats` family, registered in `./mod.ts`. */
 export const textStats: TaskFamily<Params> = {
   name: "text_stats",
   sampleParams: (rng) => ({

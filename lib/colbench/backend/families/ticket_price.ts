@@ -6,16 +6,7 @@ interface Params extends Record<string, unknown> {
   venue: string;
 }
 
-/**
- * The `ticket_price` family, registered in `./mod.ts`.
- *
- * @example
- * ```ts
- * import { Rng } from "../../../util/rng.ts";
- * import { ticketPrice } from "./ticket_price.ts";
- * console.log(ticketPrice.describe(ticketPrice.sampleParams(new Rng(0)), new Rng(1)));
- * ```
- */
+/** The `ticket_price` family, registered in `./mod.ts`. */
 export const ticketPrice: TaskFamily<Params> = {
   name: "ticket_price",
   sampleParams: (rng) => ({

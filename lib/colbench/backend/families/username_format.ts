@@ -29,16 +29,7 @@ const NAMES: [string, string][] = [
   ["Luca", "Bianchi"],
 ];
 
-/**
- * The `username_format` family, registered in `./mod.ts`.
- *
- * @example
- * ```ts
- * import { Rng } from "../../../util/rng.ts";
- * import { usernameFormat } from "./username_format.ts";
- * console.log(usernameFormat.describe(usernameFormat.sampleParams(new Rng(0)), new Rng(1)));
- * ```
- */
+/** The `username_format` family, registered in `./mod.ts`. */
 export const usernameFormat: TaskFamily<Params> = {
   name: "username_format",
   sampleParams: (rng) => ({
