@@ -35,35 +35,17 @@ export interface AblationOptions {
  * const results = await runAblation(runConfig("backend", "smoke"), [0], "runs/ablate/smoke");
  * ```
  */
-export function runAblation(
-  config: AblateConfig,
-  seeds: readonly number[],
-  root: string,
-  options?: AblationOptions,
-): Promise<AblationResults>;
-/** The frontend family's run: similarity and win rate. */
-export function runAblation(
-  config: FrontendAblateConfig,
-  seeds: readonly number[],
-  root: string,
-  options?: AblationOptions,
-): Promise<FrontendResults>;
-/** Either family's run, as the config's `family` says. */
-export function runAblation(
-  config: RunConfig,
-  seeds: readonly number[],
-  root: string,
-  options?: AblationOptions,
-): Promise<RunResults>;
-export function runAblation(
-  config: RunConfig,
+export function runAblation<C extends RunConfig>(
+  config: C,
   seeds: readonly number[],
   root: string,
   options: AblationOptions = {},
-): Promise<RunResults> {
-  return config.family === "frontend"
-    ? runFrontendAblation(config, seeds, root, options)
-    : runBackendAblation(config, seeds, root, options);
+): Promise<C extends FrontendAblateConfig ? FrontendResults : AblationResults> {
+  return (config.family === "frontend"
+    ? runFrontendAblation(config as FrontendAblateConfig, seeds, root, options)
+    : runBackendAblation(config as AblateConfig, seeds, root, options)) as Promise<
+      C extends FrontendAblateConfig ? FrontendResults : AblationResults
+    >;
 }
 
 /**
