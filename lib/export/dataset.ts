@@ -15,7 +15,8 @@ import { z } from "zod";
 import type { Trajectory } from "../colbench/backend/schema.ts";
 import { criticPairs } from "../rl/pairs.ts";
 import { openrlhfActorRows, openrlhfCriticRows, OpenRlhfPreference } from "./openrlhf.ts";
-import { readRunActorPairs, readRunRollouts } from "./run.ts";
+import { readRunActorPairs } from "./run.ts";
+import { RunFolder } from "../pipeline/run_folder.ts";
 import { ChatSftRow, rftTrajectories, sftRows } from "./sft.ts";
 import { trlActorRows, trlCriticRows, TrlPreference } from "./trl.ts";
 
@@ -137,7 +138,7 @@ export async function exportRows(request: ExportRequest): Promise<ExportRows> {
       rows: openrlhfActorRows(pairs, { ...options, splitPrompt: request.splitPrompt }),
     };
   }
-  const trajectories = "run" in source ? await readRunRollouts(source.run) : source.trajectories;
+  const trajectories = "run" in source ? await new RunFolder(source.run).allRollouts() : source.trajectories;
   if (what === "rft") return { schema: ChatSftRow, rows: sftRows(rftTrajectories(trajectories), options) };
   const pairs = criticPairs(trajectories);
   const critic = { ...options, withInfo: request.withInfo ?? true };

@@ -42,11 +42,4 @@ export { ChatSftRow, rftTrajectories, type SftRowOptions, sftRows } from "./sft.
 export { isLlama3Prompt, LLAMA3, llama3Chat, type Llama3Options, llama3SystemPrompt } from "./llama3.ts";
 export { systemPromptOf, turnPrompt } from "./prompts.ts";
 export { referenceInfo } from "./reference_info.ts";
-export {
-  readRunActorPairs,
-  readRunCandidates,
-  readRunConfig,
-  readRunRanks,
-  readRunRollouts,
-  type RunActorOptions,
-} from "./run.ts";
+export { readRunActorPairs, type RunActorOptions } from "./run.ts";

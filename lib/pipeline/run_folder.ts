@@ -11,11 +11,11 @@
 import { z } from "zod";
 import { Trajectory } from "../colbench/backend/schema.ts";
 import type { MetricsRow } from "../nn/train.ts";
-import { readJson, readJsonl, writeJson } from "../util/jsonl.ts";
+import { DataError, readJson, readJsonl, writeJson } from "../util/jsonl.ts";
 import { AblateConfig } from "./config.ts";
 import { FrontendAblateConfig } from "./frontend_config.ts";
 import { RunConfig } from "./run_config.ts";
-import { offlineDir, slug, stageTimings } from "./stages.ts";
+import { CandidateRow, offlineDir, RankRow, slug, stageTimings } from "./stages.ts";
 
 /**
  * Records the config in a new run folder, or checks that a resumed folder was made with the same one
@@ -53,6 +53,21 @@ export async function claimRunFolder(root: string, config: RunConfig): Promise<v
     throw new Error(
       `${path}: this run folder was made with a different config (${changed.join(", ")} differ); ` +
         `resume it with the same preset and options, or choose another folder with --out`,
+    );
+  }
+}
+
+/** `read()`, or a {@link DataError} naming the stage of `deno task ablate` that writes the missing `path`. */
+async function orMissing<T>(path: string, stage: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+    throw new DataError(
+      path,
+      undefined,
+      "(file)",
+      `not found: the ${stage} stage of deno task ablate writes it`,
     );
   }
 }
@@ -96,8 +111,43 @@ export class RunFolder {
   }
 
   /** The backend family's offline rollouts of round `k` (`offline/rollouts/r<k>.jsonl`), scored. */
-  async rollouts(k = 0): Promise<Trajectory[]> {
-    return await readJsonl(Trajectory, `${this.offlineDir}/rollouts/r${k}.jsonl`);
+  rollouts(k = 0): Promise<Trajectory[]> {
+    const path = `${this.offlineDir}/rollouts/r${k}.jsonl`;
+    return orMissing(path, "rollouts", () => readJsonl(Trajectory, path));
+  }
+
+  /** Every round of the backend's offline rollouts, in the pipeline's order (round 0 of every task first). */
+  async allRollouts(): Promise<Trajectory[]> {
+    const config = await this.config();
+    if (config.family !== "backend") throw new Error(`${this.root}: not a backend run folder`);
+    const rounds = await Promise.all(Array.from({ length: config.rollouts }, (_, k) => this.rollouts(k)));
+    return rounds.flat();
+  }
+
+  /** The backend's candidate rows, every state in state order (`offline/candidates/*.jsonl`). */
+  async candidates(): Promise<CandidateRow[]> {
+    const dir = `${this.offlineDir}/candidates`;
+    const files = await orMissing(dir, "candidates", () => Array.fromAsync(Deno.readDir(dir)));
+    const rows: CandidateRow[] = [];
+    for (const name of files.filter((f) => f.isFile && f.name.endsWith(".jsonl")).map((f) => f.name).sort()) {
+      rows.push(...await readJsonl(CandidateRow, `${dir}/${name}`));
+    }
+    const bad = rows.findIndex((row, i) => row.state !== i);
+    if (bad >= 0) {
+      throw new DataError(
+        dir,
+        undefined,
+        "state",
+        `expected states in order; row ${bad} is ${rows[bad].state}`,
+      );
+    }
+    return rows;
+  }
+
+  /** A seed's critic ranks of every state's candidates (`seed-<s>/ranks/<variant>.jsonl`). */
+  ranks(seed: number, variant: string): Promise<RankRow[]> {
+    const path = `${this.seedDir(seed)}/ranks/${variant}.jsonl`;
+    return orMissing(path, `ranks/${variant}`, () => readJsonl(RankRow, path));
   }
 
   /** Where a seed's trained critic or policy lies (`critic`: a variant or SWEET method; `policy`: a method). */

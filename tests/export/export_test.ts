@@ -9,7 +9,8 @@ import { chatMessages } from "../../lib/llm/messages.ts";
 import { openrlhfCriticRows, OpenRlhfPreference } from "../../lib/export/openrlhf.ts";
 import { systemPromptOf, turnPrompt } from "../../lib/export/prompts.ts";
 import { referenceInfo } from "../../lib/export/reference_info.ts";
-import { readRunActorPairs, readRunRanks } from "../../lib/export/run.ts";
+import { readRunActorPairs } from "../../lib/export/run.ts";
+import { RunFolder } from "../../lib/pipeline/run_folder.ts";
 import { ChatSftRow } from "../../lib/export/sft.ts";
 import { trlCriticRows, TrlPreference } from "../../lib/export/trl.ts";
 import { ABLATE_PRESETS, AblateConfig } from "../../lib/pipeline/config.ts";
@@ -248,7 +249,7 @@ Deno.test("export: schemas reject malformed rows; bad requests and missing artif
     (e: unknown) => e instanceof ExportRequestError && /--run/.test(e.message),
   );
   const { root } = await makeRun();
-  await assert.rejects(() => readRunRanks(root, 1, "sweet"), (e: unknown) => {
+  await assert.rejects(() => new RunFolder(root).ranks(1, "sweet"), (e: unknown) => {
     assert.ok(e instanceof DataError);
     assert.equal(e.file, `${root}/seed-1/ranks/sweet.jsonl`);
     assert.match(e.message, /ranks\/sweet stage/);
