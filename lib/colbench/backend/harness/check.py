@@ -1,8 +1,18 @@
-"""ColBench backend scoring, run inside Pyodide by worker.ts.
+"""ColBench backend scoring inside Pyodide, for worker.ts: the answer's side and the judge's side.
 
-Reproduces the paper's reference scorer (sweet_rl code_utils.check_correctness): blocklist on the raw
-answer, fence stripping, then per test a fresh exec of the reference and of the answer, each followed by
-an eval of the test call; a test passes iff `expected == got and expected is not None`.
+The paper's scorer (sweet_rl code_utils.check_correctness) runs, per test, a fresh exec of the reference
+and of the answer, each followed by an eval of the test call; a test passes iff `expected == got and
+expected is not None`. Here that work is split so that no answer can reach its own score:
+
+- the *answer* interpreter (restored to a clean snapshot before every answer) execs the answer and evals
+  each test, and sends back only plain data: each output encoded as a tree of builtin values
+  (`encode`), or, for any other object, its type and repr;
+- the *judge* interpreter, which never runs an answer, evaluates the references, decodes both sides and
+  compares them with the reference's own `expected == got` (truthiness included).
+
+`paperCompatible` keeps the paper's semantics for outputs that are not plain data (an object with its own
+`__eq__`): the answer interpreter, after all its tests, compares them with the decoded expected values
+(`compare_objects`); `strict` fails them instead.
 
 Every exec/eval runs as one "phase" announced to the host through `_mark` (kind, unit). The host times
 phases and, when one runs over its limit, raises KeyboardInterrupt in here through Pyodide's interrupt
@@ -15,26 +25,11 @@ import json
 import reprlib
 import sys
 
-BLOCKLIST = ("import os", "from os", "import sys", "from sys", "sudo", "transformers", "exit(", "quit(", "argparse")
-
-# Phase kinds; the numbers are shared with harness.ts.
+# Phase kinds; the numbers are shared with child.ts.
 IDLE, REFERENCE, ANSWER, CALLS = 0, 1, 2, 3
-
-# Pyodide's bridges to JavaScript: CPython (the paper's environment) has none of them, and through them
-# an answer could reach the worker's JS globals.
-_HIDDEN_MODULES = frozenset(("js", "pyodide", "pyodide_js", "_pyodide", "_pyodide_core"))
-_real_import = builtins.__import__
-
-
-def _guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
-    if level == 0 and name.partition(".")[0] in _HIDDEN_MODULES:
-        raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-    return _real_import(name, globals, locals, fromlist, level)
-
 
 # Each exec gets its own copy, so an answer that rebinds a builtin cannot affect later tests.
 _BUILTINS = dict(builtins.__dict__)
-_BUILTINS["__import__"] = _guarded_import
 
 
 class _Sink:
@@ -83,32 +78,104 @@ class Abandoned(BaseException):
     """The host gave up on this worker (it was terminated but its thread regained control): stop."""
 
 
-def _no_mark(kind, unit):
-    return False
-
-
-_mark = _no_mark
+_mark = lambda kind, unit: False  # noqa: E731
 _targeted = lambda: False  # noqa: E731
 
 
 def install(mark, targeted, max_output_chars):
-    """Called once by the worker with its JS callbacks and the output bound."""
+    """Called by the worker with its JS callbacks and the output bound (after every snapshot restore)."""
     global _mark, _targeted, _sink
     _mark, _targeted = mark, targeted
     _sink = _Sink(int(max_output_chars))
 
 
-def blocked_by(answer):
-    return next((s for s in BLOCKLIST if s in answer), None)
+def healthy():
+    """Calls both JS callbacks: raises if an earlier answer broke the interpreter's links to JS."""
+    _mark(IDLE, -1)
+    _targeted()
+    return "ok"
 
 
-def strip_fences(answer):
-    if "```python" in answer:
-        answer = answer.split("```python")[1].split("```")[0]
-    if "```" in answer:
-        answer = answer.split("```")[1]
-    return answer
+# --- plain data ---------------------------------------------------------------------------------------
 
+MAX_NODES = 100_000
+MAX_DEPTH = 100
+
+
+class NotPlain(Exception):
+    pass
+
+
+def encode(value):
+    """A JSON-able tree of `value` if it is built only of builtin values (exact types, no subclasses),
+    else raises NotPlain. Tags: n None, b bool, i int (decimal string), f float (repr), c complex, s str,
+    y bytes (hex), l list, t tuple, d dict (pairs), S set, F frozenset."""
+    count = [0]
+
+    def enc(v, depth):
+        count[0] += 1
+        if count[0] > MAX_NODES or depth > MAX_DEPTH:
+            raise NotPlain("too large")
+        t = type(v)
+        if v is None:
+            return ["n"]
+        if t is bool:
+            return ["b", v]
+        if t is int:
+            return ["i", str(v)]
+        if t is float:
+            return ["f", repr(v)]
+        if t is complex:
+            return ["c", repr(v.real), repr(v.imag)]
+        if t is str:
+            return ["s", v]
+        if t is bytes:
+            return ["y", v.hex()]
+        if t is list or t is tuple:
+            return ["l" if t is list else "t", [enc(x, depth + 1) for x in v]]
+        if t is dict:
+            return ["d", [[enc(k, depth + 1), enc(x, depth + 1)] for k, x in v.items()]]
+        if t is set or t is frozenset:
+            return ["S" if t is set else "F", [enc(x, depth + 1) for x in v]]
+        raise NotPlain(t.__name__)
+
+    try:
+        return enc(value, 0)
+    except RecursionError:
+        raise NotPlain("too deep") from None
+
+
+def decode(tree):
+    """The value `encode` gave; raises ValueError on anything else."""
+    tag = tree[0]
+    if tag == "n":
+        return None
+    if tag == "b":
+        return bool(tree[1])
+    if tag == "i":
+        return int(tree[1])
+    if tag == "f":
+        return float(tree[1])
+    if tag == "c":
+        return complex(float(tree[1]), float(tree[2]))
+    if tag == "s":
+        return str(tree[1])
+    if tag == "y":
+        return bytes.fromhex(tree[1])
+    if tag == "l":
+        return [decode(x) for x in tree[1]]
+    if tag == "t":
+        return tuple(decode(x) for x in tree[1])
+    if tag == "d":
+        return {decode(k): decode(v) for k, v in tree[1]}
+    if tag == "S":
+        return {decode(x) for x in tree[1]}
+    if tag == "F":
+        return frozenset(decode(x) for x in tree[1])
+    raise ValueError(f"not an encoded value: {tag!r}")
+
+
+# --- running code -------------------------------------------------------------------------------------
 
 # Compiling once per distinct source is what makes thousands of tests per second possible; exec of a
 # code object behaves exactly like exec of its source.
@@ -153,6 +220,13 @@ _short.maxstring = 60
 _short.maxother = 60
 
 
+def _brief(value):
+    try:
+        return _short.repr(value)
+    except BaseException:
+        return f"<{type(value).__name__}>"
+
+
 def _run(kind, unit, fn):
     """Runs fn() as one timed phase. Returns (value, error); error is "timeout" when the host interrupted
     this phase. An interrupt aimed at an earlier phase can land here once (a race with the host's
@@ -175,74 +249,125 @@ def _run(kind, unit, fn):
     raise AssertionError("unreachable")
 
 
-def _score_test(i, ground_truth, answer, test, lenient):
-    expected, err = _run(REFERENCE, i, lambda: _call(ground_truth, test, lenient))
-    if err is not None:
-        return False, "reference: " + err
-    if expected is None:
-        return False, "reference returned None"
-
-    def check():
-        got, answer_error = None, None
-        try:
-            got = _call(answer, test, lenient)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as e:
-            answer_error = "answer: " + _describe(e)
-        try:
-            if expected == got:  # the reference's comparison, truthiness included
-                return True, None
-        except KeyboardInterrupt:
-            raise
-        except BaseException as e:
-            return False, answer_error or "compare: " + _describe(e)
-        if answer_error is not None:
-            return False, answer_error
-        try:
-            return False, f"wrong output: expected {_short.repr(expected)}, got {_short.repr(got)}"
-        except KeyboardInterrupt:
-            raise
-        except BaseException:
-            return False, "wrong output"
-
-    verdict, err = _run(ANSWER, i, check)
-    return verdict if err is None else (False, err)
+def _output(value):
+    """What an interpreter sends back of one output: its encoding, or (not plain data) type and repr."""
+    try:
+        return {"value": encode(value)}
+    except NotPlain:
+        return {"object": type(value).__name__, "repr": _brief(value)}
 
 
-def score_job(payload):
-    """payload: JSON {ground_truth, answer, tests: [str], lenient, failed: {index: error}} (failed tests
-    are reported as given, not run). Returns JSON {passed: [bool], errors: [str|null], blocked}."""
+# --- the answer's side --------------------------------------------------------------------------------
+
+_objects = {}
+
+
+def run_answer(payload):
+    """payload: JSON {answer, tests: [str], lenient, skip: [index]}. Runs each test not skipped in its own
+    phase; returns JSON [{value} | {object, repr} | {error} | null (skipped)]."""
     job = json.loads(payload)
-    tests, failed = job["tests"], job["failed"]
-    blocked = blocked_by(job["answer"])
-    if blocked is not None:
-        return json.dumps({"passed": [False] * len(tests), "errors": [f"blocked: {blocked}"] * len(tests),
-                           "blocked": blocked})
-    answer = strip_fences(job["answer"])
-    passed, errors = [], []
-    for i, test in enumerate(tests):
-        if str(i) in failed:
-            ok, err = False, failed[str(i)]
-        else:
+    skip = set(job["skip"])
+    _objects.clear()
+    out = []
+    for i, test in enumerate(job["tests"]):
+        if i in skip:
+            out.append(None)
+            continue
+
+        def body():
             try:
-                ok, err = _score_test(i, job["ground_truth"], answer, test, job["lenient"])
-            except KeyboardInterrupt:  # only the watchdog raises it; it landed between phases
-                ok, err = False, "timeout"
-        passed.append(ok)
-        errors.append(err)
+                got = _call(job["answer"], test, job["lenient"])
+            except KeyboardInterrupt:
+                raise
+            except BaseException as e:
+                return {"error": "answer: " + _describe(e)}
+            sent = _output(got)
+            if "object" in sent:
+                _objects[i] = got
+            return sent
+
+        try:
+            result, err = _run(ANSWER, i, body)
+        except KeyboardInterrupt:  # only the watchdog raises it; it landed between phases
+            result, err = None, "timeout"
+        out.append(result if err is None else {"error": err})
     _mark(IDLE, -1)
-    return json.dumps({"passed": passed, "errors": errors, "blocked": None})
+    return json.dumps(out)
+
+
+def compare_objects(payload):
+    """payload: JSON {index: encoded expected} for outputs that were not plain data (paperCompatible):
+    the paper's `expected == got`, run here because only this interpreter holds `got`. Returns JSON
+    {index: [passed, error | null]}."""
+    out = {}
+    for key, expected in json.loads(payload).items():
+        i = int(key)
+        got = _objects.get(i)
+
+        def body():
+            return bool(decode(expected) == got)
+
+        try:
+            passed, err = _run(ANSWER, i, body)
+        except KeyboardInterrupt:
+            passed, err = False, "timeout"
+        out[key] = [bool(passed), None if err is None else "compare: " + err]
+    _mark(IDLE, -1)
+    return json.dumps(out)
+
+
+# --- the judge's side ---------------------------------------------------------------------------------
+
+
+def references(payload):
+    """payload: JSON {ground_truth, tests, lenient, only: [index]}. The reference output of each test in
+    `only`, as `_output` sends it, or {error}; null for the others."""
+    job = json.loads(payload)
+    only = set(job["only"])
+    out = []
+    for i, test in enumerate(job["tests"]):
+        if i not in only:
+            out.append(None)
+            continue
+        try:
+            value, err = _run(REFERENCE, i, lambda: _output(_call(job["ground_truth"], test, job["lenient"])))
+        except KeyboardInterrupt:
+            value, err = None, "timeout"
+        out.append(value if err is None else {"error": err})
+    _mark(IDLE, -1)
+    return json.dumps(out)
+
+
+def judge(payload):
+    """payload: JSON [[encoded expected, encoded got], ...]. Returns JSON [[passed, error | null], ...]:
+    the reference's `expected == got` on the decoded values, with the paper's truthiness."""
+    out = []
+    for expected_tree, got_tree in json.loads(payload):
+        try:
+            expected, got = decode(expected_tree), decode(got_tree)
+        except Exception as e:  # noqa: BLE001 - malformed data from a broken worker fails the test
+            out.append([False, "compare: " + _describe(e)])
+            continue
+        try:
+            if expected == got:
+                out.append([True, None])
+            else:
+                out.append([False, f"wrong output: expected {_brief(expected)}, got {_brief(got)}"])
+        except BaseException as e:
+            out.append([False, "compare: " + _describe(e)])
+    return json.dumps(out)
 
 
 def evaluate_calls(payload):
-    """payload: JSON {codes, calls, lenient, failed}. Returns JSON [[repr|null per call] per code]."""
+    """For the task generator: payload JSON {codes, calls, lenient, failed}. Returns JSON [[repr|null per
+    call] per code]."""
     job = json.loads(payload)
     calls, failed, lenient = job["calls"], job["failed"], job["lenient"]
     table = []
     for ci, code in enumerate(job["codes"]):
         row = [None] * len(calls)
         if str(ci) not in failed:
+
             def body():
                 g = {"__builtins__": _BUILTINS.copy()}
                 loc = g if lenient else {}

@@ -1,24 +1,33 @@
 /**
  * Python test harness for ColBench backend tasks: scores an answer against the reference code and the
- * test calls exactly as the paper's scorer does (see `check.py`), in Pyodide running inside a pool of
- * Deno Workers, at thousands of tests per second.
+ * test calls as the paper's scorer does (see `check.py`), in Pyodide, at thousands of tests per second,
+ * so that no answer can reach its score, the host, or another answer:
+ * - each answer runs in a clean interpreter: the answer interpreter's memory is restored from a snapshot
+ *   before every answer, and its file system refuses writes;
+ * - the answer's interpreter sends back only plain data (its outputs as trees of builtin values, or the
+ *   type and repr of anything else); references run, and outputs are compared, in a judge interpreter
+ *   that never runs an answer;
+ * - the interpreters live in harness processes (`child.ts`), a pool of them plus a warm spare; a phase
+ *   past its limit is interrupted and, if it ignores that, its whole process ends, so no stuck thread
+ *   keeps a core busy; the host also kills a process that stops answering;
+ * - each interpreter's Worker reads only Pyodide's files and this folder, and its JS realm keeps no route
+ *   to the host (see worker.ts).
  *
- * Time limits are enforced from the host. Each worker announces every exec/eval "phase" in a small
- * shared control block; a watchdog reads it and, when a phase runs over its limit, raises
- * KeyboardInterrupt inside Python through Pyodide's interrupt buffer, so the worker survives and the test
- * fails with "timeout". Only when that does not stop the phase (the code swallows the interrupt or is
- * stuck inside one long C call) is the worker terminated and replaced by a warm spare.
- *
- * Caveat (Deno 2.9, see denoland/deno#35657): `Worker.terminate()` does not stop a thread stuck in a
- * loop; such a thread keeps one core busy and keeps a `deno run` process alive after its last task, so
- * CLIs that may meet hostile code should end with `Deno.exit()`. The interrupt path avoids terminating in
- * every ordinary case.
+ * Threat model: an answer can compute anything within its time limit and its own interpreter, fail, crash
+ * or hang its own process (its job is retried, then failed), and, in `paperCompatible` mode, pass a test
+ * with an output object whose `__eq__` says so (the paper's scorer has that quirk; `strict` refuses
+ * outputs that are not plain data). It cannot see expected outputs of plain-data tests, change any other
+ * answer's or test's score, read host files beyond Pyodide's own, write or mount files, reach the network,
+ * or leave anything behind for a later answer.
  *
  * @module
  */
 
-/** `paperCompatible` reproduces the reference scorer's scoping; `lenient` runs answers as a module. */
-export type HarnessMode = "paperCompatible" | "lenient";
+/**
+ * `paperCompatible` reproduces the reference scorer's scoping and comparison; `lenient` runs answers as a
+ * module; `strict` is paperCompatible scoping that accepts only plain-data outputs.
+ */
+export type HarnessMode = "paperCompatible" | "lenient" | "strict";
 
 /** Options of {@link PythonHarness.create}. */
 export interface HarnessOptions {
@@ -32,12 +41,6 @@ export interface HarnessOptions {
   referenceTimeoutMs?: number;
   /** Characters of stdout/stderr kept per exec/eval; the rest is dropped (default 10000). */
   maxOutputChars?: number;
-  /**
-   * Run workers with read-only permissions (default true): answers are untrusted code, and Pyodide's
-   * JS bridge would otherwise give them every permission of the host. Needs the `worker-options`
-   * unstable feature (set in this project's deno.json; `--unstable-worker-options` elsewhere).
-   */
-  sandbox?: boolean;
 }
 
 /** One answer to score: a released ColBench row's code and tests plus the agent's answer. */
@@ -71,133 +74,134 @@ const DEFAULTS = {
   mode: "paperCompatible",
   testTimeoutMs: 1000,
   referenceTimeoutMs: 10000,
+  maxOutputChars: 10000,
 } as const;
-const DEFAULT_MAX_OUTPUT = 10000;
-/** How long a phase may ignore the interrupt before its worker is terminated. */
-const GRACE_MS = 1000;
-const TICK_MS = 20;
-/** Jobs sent ahead to a worker, so it never waits for the host between jobs. */
+/** Jobs sent ahead to a process, so it never waits for the host between jobs. */
 const DEPTH = 2;
-/** A job whose worker died this often without a culprit test is failed as a whole. */
+/** A job whose process died this often without a culprit test is failed as a whole. */
 const MAX_LOSSES = 3;
-
-/**
- * The control block shared with a worker. Int32 slots: INTERRUPT is Pyodide's interrupt buffer, SEQ
- * counts phases, KIND/UNIT/JOB say what runs, TARGET is the phase an interrupt is aimed at, ABANDONED
- * tells a terminated worker that regains control to stop. START is a Float64 slot: when the phase began.
- * worker.ts uses the same numbers.
- */
-const Control = {
-  INTERRUPT: 0,
-  SEQ: 1,
-  KIND: 2,
-  JOB: 3,
-  UNIT: 4,
-  TARGET: 5,
-  ABANDONED: 6,
-  START: 4,
-  BYTES: 40,
-} as const;
-/** Phase kinds written by check.py. */
+/** Phase kinds, as check.py numbers them. */
 const Phase = { IDLE: 0, REFERENCE: 1, ANSWER: 2, CALLS: 3 } as const;
+
+/** The paper's blocklist, checked on the raw answer: a hit fails every test unrun. */
+const BLOCKLIST = [
+  "import os",
+  "from os",
+  "import sys",
+  "from sys",
+  "sudo",
+  "transformers",
+  "exit(",
+  "quit(",
+  "argparse",
+];
+
+/** The paper's fence stripping: the first ```python block, else the first ``` block, else the text. */
+function stripFences(answer: string): string {
+  if (answer.includes("```python")) answer = answer.split("```python")[1].split("```")[0];
+  if (answer.includes("```")) answer = answer.split("```")[1];
+  return answer;
+}
 
 interface Task {
   id: number;
-  kind: "score" | "calls";
-  payload: { failed: Record<string, string>; [key: string]: unknown };
-  /** Number of units (tests or codes), for failing the task without running it. */
+  line: { kind: "score" | "calls"; failed: Record<string, string>; [key: string]: unknown };
+  /** Tests (or codes), for failing the task without running it. */
   units: number;
   losses: number;
-  resolve(result: string): void;
+  resolve(result: unknown): void;
   reject(error: Error): void;
 }
 
-type WorkerMessage =
-  | { token: string; type: "ready" }
-  | { token: string; type: "done"; id: number; result: string }
-  | { token: string; type: "fatal"; error: string };
+type Line =
+  | { type: "ready" }
+  | { type: "done"; id: number; result: unknown }
+  | { type: "lost"; id?: number; unit: number; role: string; phase: number }
+  | { type: "fatal"; id?: number; error: string };
 
-/** What a sandboxed worker may do: read its own code and Pyodide's files, nothing else. */
-const SANDBOX = {
-  read: true,
-  write: false,
-  net: false,
-  env: false,
-  run: false,
-  ffi: false,
-  sys: false,
-  import: false,
-} as const;
+const CHILD = new URL("./child.ts", import.meta.url).pathname;
+const ROOT = new URL("../../../../", import.meta.url).pathname;
 
-class PyWorker {
-  readonly worker: Worker;
-  readonly i32: Int32Array;
-  readonly f64: Float64Array;
-  readonly token = crypto.randomUUID();
+/** One harness process (child.ts) and the jobs sent to it. */
+class HarnessProcess {
+  readonly process: Deno.ChildProcess;
   readonly ready: Promise<void>;
+  readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
   isReady = false;
   dead = false;
   inflight: Task[] = [];
-  /** Last phase seen by the watchdog, when it was first interrupted, and when work was last sent. */
-  interruptedSeq = -1;
-  interruptedAt = 0;
-  sentAt = 0;
+  /** When the job at the head of `inflight` could start (sent, or its predecessor done). */
+  headSince = 0;
 
   constructor(
-    maxOutputChars: number,
-    sandbox: boolean,
-    onMessage: (w: PyWorker, m: WorkerMessage) => void,
-    onCrash: (w: PyWorker, why: string) => void,
+    options: Required<HarnessOptions>,
+    onLine: (p: HarnessProcess, line: Line) => void,
+    onExit: (p: HarnessProcess, why: string) => void,
   ) {
-    this.worker = new Worker(new URL("./worker.ts", import.meta.url), {
-      type: "module",
-      ...(sandbox ? { deno: { permissions: SANDBOX } } : {}),
-    });
-    const control = new SharedArrayBuffer(Control.BYTES);
-    this.i32 = new Int32Array(control);
-    this.f64 = new Float64Array(control);
+    const proc = this.process = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--quiet",
+        "--no-prompt",
+        `--config=${ROOT}deno.json`,
+        `--allow-read=${ROOT}`,
+        CHILD,
+        String(options.testTimeoutMs),
+        String(options.referenceTimeoutMs),
+        String(options.maxOutputChars),
+      ],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    this.#writer = proc.stdin.getWriter();
     let started!: () => void, failed!: (e: Error) => void;
     this.ready = new Promise((resolve, reject) => [started, failed] = [resolve, reject]);
-    this.ready.catch(() => {}); // observed by whoever awaits it; a spare's failure is handled below
-    this.worker.onmessage = (event: MessageEvent<WorkerMessage>) => {
-      const message = event.data;
-      if (this.dead || message.token !== this.token) return;
-      if (message.type === "ready") {
-        this.isReady = true;
-        started();
-      } else if (message.type === "fatal" && !this.isReady) failed(new Error(message.error));
-      onMessage(this, message);
-    };
-    this.worker.onerror = (event) => {
-      event.preventDefault(); // an error inside a worker must not take the host process down
-      if (this.isReady) onCrash(this, `worker crashed: ${event.message}`);
-      else failed(new Error(`worker failed to start: ${event.message}`));
-    };
-    this.worker.postMessage({ type: "init", control, maxOutputChars, token: this.token });
+    this.ready.catch(() => {}); // observed by whoever awaits it; a spare's failure is handled by the pool
+    (async () => {
+      let buffered = "";
+      for await (const chunk of proc.stdout.pipeThrough(new TextDecoderStream())) {
+        buffered += chunk;
+        let newline;
+        while ((newline = buffered.indexOf("\n")) >= 0) {
+          const line = JSON.parse(buffered.slice(0, newline)) as Line;
+          buffered = buffered.slice(newline + 1);
+          if (line.type === "ready") {
+            this.isReady = true;
+            started();
+          } else if (!this.isReady && line.type === "fatal") failed(new Error(line.error));
+          onLine(this, line);
+        }
+      }
+    })().catch(() => {}).finally(async () => {
+      const status = await proc.status;
+      if (!this.isReady) {
+        failed(new Error(`harness process exited with code ${status.code} before it was ready`));
+      }
+      onExit(this, `harness process exited (code ${status.code})`);
+    });
   }
 
   send(task: Task): void {
+    if (this.inflight.length === 0) this.headSince = Date.now();
     this.inflight.push(task);
-    this.sentAt = Date.now();
-    this.worker.postMessage({
-      type: "job",
-      id: task.id,
-      kind: task.kind,
-      payload: JSON.stringify(task.payload),
-    });
+    this.#writer.write(new TextEncoder().encode(JSON.stringify({ id: task.id, ...task.line }) + "\n")).catch(
+      () => {},
+    );
   }
 
   kill(): void {
+    if (this.dead) return;
     this.dead = true;
-    // terminate() cannot stop a thread stuck in wasm (denoland/deno#35657); this stops it at its next phase.
-    Atomics.store(this.i32, Control.ABANDONED, 1);
-    Atomics.store(this.i32, Control.INTERRUPT, 2);
-    this.worker.terminate();
+    try {
+      this.process.kill("SIGKILL");
+    } catch { /* already gone */ }
+    this.#writer.close().catch(() => {});
   }
 }
 
 /**
- * A pool of Pyodide workers that scores ColBench backend answers.
+ * A pool of harness processes that scores ColBench backend answers.
  *
  * @example
  * ```ts
@@ -217,8 +221,8 @@ class PyWorker {
  */
 export class PythonHarness {
   readonly #options: Required<HarnessOptions>;
-  #active: PyWorker[] = [];
-  #spare: PyWorker | undefined;
+  #active: HarnessProcess[] = [];
+  #spare: HarnessProcess | undefined;
   #queue: Task[] = [];
   #nextId = 1;
   #watchdog: ReturnType<typeof setInterval> | undefined;
@@ -231,13 +235,12 @@ export class PythonHarness {
       mode: options.mode ?? DEFAULTS.mode,
       testTimeoutMs: options.testTimeoutMs ?? DEFAULTS.testTimeoutMs,
       referenceTimeoutMs: options.referenceTimeoutMs ?? DEFAULTS.referenceTimeoutMs,
-      maxOutputChars: options.maxOutputChars ?? DEFAULT_MAX_OUTPUT,
-      sandbox: options.sandbox ?? true,
+      maxOutputChars: options.maxOutputChars ?? DEFAULTS.maxOutputChars,
     };
   }
 
   /**
-   * Starts the pool and a warm spare, and resolves once Pyodide is loaded in all of them (~4 s).
+   * Starts the pool and a warm spare, and resolves once every process has its interpreters loaded (~5 s).
    *
    * @example
    * ```ts
@@ -251,7 +254,7 @@ export class PythonHarness {
     for (let i = 0; i < harness.#options.workers; i++) harness.#active.push(harness.#spawn());
     harness.#spare = harness.#spawn();
     try {
-      await Promise.all([...harness.#active, harness.#spare].map((w) => w.ready));
+      await Promise.all([...harness.#active, harness.#spare].map((p) => p.ready));
     } catch (e) {
       await harness.close();
       throw e;
@@ -304,15 +307,24 @@ export class PythonHarness {
     return Promise.all(jobs.map(async (job) => {
       checkStrings("ScoreJob", [job.ground_truth, job.answer, ...Object.values(job.test_cases ?? [0])]);
       const names = Object.keys(job.test_cases);
-      const payload = {
-        ground_truth: job.ground_truth,
-        answer: job.answer,
-        tests: Object.values(job.test_cases),
-        lenient: (job.mode ?? this.#options.mode) === "lenient",
-        failed: {},
-      };
-      const raw = await this.#submit("score", payload, names.length);
-      const result = toScoreResult(names, JSON.parse(raw));
+      const blocked = BLOCKLIST.find((s) => job.answer.includes(s));
+      let result: ScoreResult;
+      if (blocked !== undefined) {
+        result = toScoreResult(names, names.map(() => false), names.map(() => `blocked: ${blocked}`));
+        result.blocked = blocked;
+      } else {
+        const mode = job.mode ?? this.#options.mode;
+        const raw = await this.#submit({
+          kind: "score",
+          answer: stripFences(job.answer),
+          ground_truth: job.ground_truth,
+          tests: Object.values(job.test_cases),
+          lenient: mode === "lenient",
+          strict: mode === "strict",
+          failed: {},
+        }, names.length) as { passed: boolean[]; errors: (string | null)[] };
+        result = toScoreResult(names, raw.passed, raw.errors);
+      }
       onProgress?.(++done, jobs.length);
       return result;
     }));
@@ -320,8 +332,9 @@ export class PythonHarness {
 
   /**
    * For the task generator: execs each code once (in `mode`, default paperCompatible) and evals every
-   * call against it. Returns `repr(result)` per code per call, or null where the exec or the call raised
-   * or the code's calls ran past `referenceTimeoutMs` together (a None result is the string "None").
+   * call against it, in the judge interpreter (these codes are the kit's own). Returns `repr(result)` per
+   * code per call, or null where the exec or the call raised or the code's calls ran past
+   * `referenceTimeoutMs` together (a None result is the string "None").
    *
    * @example
    * ```ts
@@ -341,12 +354,23 @@ export class PythonHarness {
     mode?: HarnessMode,
   ): Promise<(string | null)[][]> {
     checkStrings("evaluateCalls", [...codes, ...calls]);
-    const payload = { codes, calls, lenient: (mode ?? "paperCompatible") === "lenient", failed: {} };
-    return JSON.parse(await this.#submit("calls", payload, codes.length));
+    const line = { kind: "calls" as const, codes, calls, lenient: mode === "lenient", failed: {} };
+    return await this.#submit(line, codes.length) as (string | null)[][];
+  }
+
+  /** Resolves once every process of the pool, the spare included, has its interpreters loaded. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.#active, ...(this.#spare ? [this.#spare] : [])].map((p) => p.ready));
+  }
+
+  /** The harness processes' ids (for tests that check no process outlives its limit). */
+  get pids(): number[] {
+    return [...this.#active, ...(this.#spare ? [this.#spare] : [])].map((p) => p.process.pid);
   }
 
   /**
-   * Terminates every worker; pending calls reject. Leaves no timers or pending operations behind.
+   * Kills every harness process; pending calls reject. Leaves no timers, processes or pending
+   * operations behind.
    *
    * @example
    * ```ts
@@ -355,46 +379,49 @@ export class PythonHarness {
    * await harness.close();
    * ```
    */
-  close(): Promise<void> {
-    if (this.#closed) return Promise.resolve();
+  async close(): Promise<void> {
+    if (this.#closed) return;
     this.#closed = true;
     this.#stopWatchdog();
-    const pending = [...this.#queue, ...this.#active.flatMap((w) => w.inflight)];
-    for (const w of [...this.#active, ...(this.#spare ? [this.#spare] : [])]) w.kill();
+    const all = [...this.#active, ...(this.#spare ? [this.#spare] : [])];
+    const pending = [...this.#queue, ...this.#active.flatMap((p) => p.inflight)];
+    for (const p of all) p.kill();
     this.#active = [];
     this.#spare = undefined;
     this.#queue = [];
+    await Promise.all(all.map((p) => p.process.status.catch(() => {})));
+    // Last, so that a caller awaiting close() handles these in the same turn.
     for (const task of pending) task.reject(new Error("PythonHarness closed"));
-    return Promise.resolve();
   }
 
-  #submit(kind: Task["kind"], payload: Task["payload"], units: number): Promise<string> {
+  #submit(line: Task["line"], units: number): Promise<unknown> {
     if (this.#closed) return Promise.reject(new Error("PythonHarness closed"));
     if (this.#broken) return Promise.reject(this.#broken);
     return new Promise((resolve, reject) => {
-      this.#queue.push({ id: this.#nextId++, kind, payload, units, losses: 0, resolve, reject });
+      this.#queue.push({ id: this.#nextId++, line, units, losses: 0, resolve, reject });
       this.#dispatch();
     });
   }
 
-  #spawn(): PyWorker {
-    const w = new PyWorker(
-      this.#options.maxOutputChars,
-      this.#options.sandbox,
-      (w, m) => this.#onMessage(w, m),
-      (w, why) => this.#lose(w, why),
+  #spawn(): HarnessProcess {
+    const p = new HarnessProcess(
+      this.#options,
+      (p, line) => this.#onLine(p, line),
+      (p, why) => this.#lose(p, why),
     );
-    w.ready.then(() => this.#dispatch(), (e) => this.#fail(e));
-    return w;
+    p.ready.then(() => this.#dispatch(), (e) => this.#fail(e));
+    return p;
   }
 
   #dispatch(): void {
     if (this.#closed) return;
-    for (const w of this.#active) {
-      while (w.isReady && w.inflight.length < DEPTH && this.#queue.length > 0) w.send(this.#queue.shift()!);
+    for (const p of this.#active) {
+      while (p.isReady && !p.dead && p.inflight.length < DEPTH && this.#queue.length > 0) {
+        p.send(this.#queue.shift()!);
+      }
     }
-    const busy = this.#active.some((w) => w.inflight.length > 0);
-    if (busy && this.#watchdog === undefined) this.#watchdog = setInterval(() => this.#tick(), TICK_MS);
+    const busy = this.#active.some((p) => p.inflight.length > 0);
+    if (busy && this.#watchdog === undefined) this.#watchdog = setInterval(() => this.#tick(), 500);
     if (!busy) this.#stopWatchdog();
   }
 
@@ -403,63 +430,58 @@ export class PythonHarness {
     this.#watchdog = undefined;
   }
 
-  #onMessage(w: PyWorker, message: WorkerMessage): void {
-    if (message.type === "done") {
-      const index = w.inflight.findIndex((t) => t.id === message.id);
+  #onLine(p: HarnessProcess, line: Line): void {
+    if (line.type === "done") {
+      const index = p.inflight.findIndex((t) => t.id === line.id);
       if (index < 0) return;
-      const [task] = w.inflight.splice(index, 1);
+      const [task] = p.inflight.splice(index, 1);
+      p.headSince = Date.now();
       this.#dispatch(); // before resolving, so an idle pool has no watchdog left when the caller resumes
-      task.resolve(message.result);
-    } else if (message.type === "fatal" && w.isReady) {
-      this.#lose(w, `worker crashed: ${message.error}`);
-    }
-  }
-
-  /** Interrupts phases that ran past their limit; terminates workers that ignore the interrupt. */
-  #tick(): void {
-    const now = Date.now();
-    for (const w of [...this.#active]) {
-      if (!w.isReady || w.inflight.length === 0) continue;
-      const seq = Atomics.load(w.i32, Control.SEQ);
-      const kind = Atomics.load(w.i32, Control.KIND);
-      const limit = kind === Phase.ANSWER ? this.#options.testTimeoutMs : this.#options.referenceTimeoutMs;
-      // Between jobs the worker is idle; work sent to it must still start within a limit.
-      const start = kind === Phase.IDLE ? Math.max(w.f64[Control.START], w.sentAt) : w.f64[Control.START];
-      if (now - start <= limit) continue;
-      if (w.interruptedSeq !== seq) {
-        w.interruptedSeq = seq;
-        w.interruptedAt = now;
-      } else if (now - w.interruptedAt > GRACE_MS) {
-        this.#lose(w, "timeout");
-        continue;
+      task.resolve(line.result);
+    } else if (line.type === "lost") {
+      // The test (or code) that ran past its limit fails; the process ends itself.
+      const task = p.inflight.find((t) => t.id === line.id);
+      if (task && line.phase !== Phase.IDLE && line.unit >= 0 && line.unit < task.units) {
+        task.line.failed[String(line.unit)] = line.phase === Phase.REFERENCE
+          ? "reference: timeout"
+          : "timeout";
+        task.losses--; // not this job's fault: the culprit is known
       }
-      Atomics.store(w.i32, Control.TARGET, seq);
-      Atomics.store(w.i32, Control.INTERRUPT, 2); // SIGINT; repeated while the phase ignores it
+      this.#lose(p, "timeout");
+    } else if (line.type === "fatal" && p.isReady) {
+      this.#lose(p, `harness process failed: ${line.error}`);
     }
   }
 
-  /** Replaces a dead or hung worker; its jobs go back to the front of the queue. */
-  #lose(w: PyWorker, why: string): void {
-    if (w.dead || this.#closed) return;
-    w.kill();
-    if (w === this.#spare) {
+  /** Kills a process that stopped answering long after its job's limits. */
+  #tick(): void {
+    const o = this.#options;
+    for (const p of [...this.#active]) {
+      const head = p.inflight[0];
+      if (!head) continue;
+      const budget = head.units * (o.testTimeoutMs + o.referenceTimeoutMs + 2000) + 10_000;
+      if (Date.now() - p.headSince > budget) this.#lose(p, "harness process stopped answering");
+    }
+  }
+
+  /** Replaces a dead or hung process; its jobs go back to the front of the queue. */
+  #lose(p: HarnessProcess, why: string): void {
+    if (this.#closed) return;
+    const wasDead = p.dead;
+    p.kill();
+    if (p === this.#spare) {
       this.#spare = this.#spawn();
       return;
     }
-    this.#active = this.#active.filter((x) => x !== w);
-    const running = Atomics.load(w.i32, Control.JOB);
-    const kind = Atomics.load(w.i32, Control.KIND);
-    const unit = Atomics.load(w.i32, Control.UNIT);
-    // The test (or code) that was running fails; without one, the job is blamed and retried a few times.
-    const current = w.inflight.find((t) => t.id === running);
-    const culprit = current ?? w.inflight[0];
-    if (current && kind !== Phase.IDLE && unit >= 0 && unit < current.units) {
-      current.payload.failed[String(unit)] = kind === Phase.REFERENCE ? `reference: ${why}` : why;
-    } else if (culprit && ++culprit.losses >= MAX_LOSSES) {
-      for (let i = 0; i < culprit.units; i++) culprit.payload.failed[String(i)] ??= why;
+    if (!this.#active.includes(p)) return;
+    if (wasDead && p.inflight.length === 0) return;
+    this.#active = this.#active.filter((x) => x !== p);
+    const culprit = p.inflight[0];
+    if (culprit && ++culprit.losses >= MAX_LOSSES) {
+      for (let i = 0; i < culprit.units; i++) culprit.line.failed[String(i)] ??= why;
     }
-    this.#queue.unshift(...w.inflight);
-    w.inflight = [];
+    this.#queue.unshift(...p.inflight);
+    p.inflight = [];
     this.#active.push(this.#spare ?? this.#spawn());
     this.#spare = this.#spawn();
     this.#dispatch();
@@ -467,8 +489,10 @@ export class PythonHarness {
 
   #fail(error: Error): void {
     if (this.#closed || this.#broken) return;
-    this.#broken = new Error(`PythonHarness: a replacement worker failed to start: ${error.message}`);
-    const pending = [...this.#queue, ...this.#active.flatMap((w) => w.inflight)];
+    this.#broken = new Error(
+      `PythonHarness: a replacement harness process failed to start: ${error.message}`,
+    );
+    const pending = [...this.#queue, ...this.#active.flatMap((p) => p.inflight)];
     this.#queue = [];
     for (const task of pending) task.reject(this.#broken);
     void this.close();
@@ -482,18 +506,13 @@ function checkStrings(what: string, values: readonly unknown[]): void {
   }
 }
 
-function toScoreResult(
-  names: string[],
-  raw: { passed: boolean[]; errors: (string | null)[]; blocked: string | null },
-): ScoreResult {
+function toScoreResult(names: string[], passedList: boolean[], errors: (string | null)[]): ScoreResult {
   const tests: TestOutcome[] = names.map((name, i) => {
-    const error = raw.errors[i];
-    return error === null ? { name, passed: raw.passed[i] } : { name, passed: raw.passed[i], error };
+    const error = errors[i];
+    return error === null ? { name, passed: passedList[i] } : { name, passed: passedList[i], error };
   });
   const passed = tests.filter((t) => t.passed).length;
   const total = tests.length;
   const reward = total === 0 ? 0 : passed / total;
-  const result: ScoreResult = { reward, success: total > 0 && passed === total, passed, total, tests };
-  if (raw.blocked !== null) result.blocked = raw.blocked;
-  return result;
+  return { reward, success: total > 0 && passed === total, passed, total, tests };
 }
