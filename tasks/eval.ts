@@ -57,7 +57,9 @@ const Flags = z.object({
   forceAnswer: z.stringbool().default(false).describe(
     "policy: start the last allowed turn with the answer marker (the single-turn setting with --max-turns 1)",
   ),
-  mode: z.enum(["paperCompatible", "lenient"]).default("paperCompatible").describe("harness scoping mode"),
+  mode: z.enum(["paperCompatible", "lenient", "strict"]).default("paperCompatible").describe(
+    "harness mode: the paper's scoping and comparison, module scoping, or the paper's scoping with plain-data outputs only",
+  ),
   workers: z.coerce.number().int().min(1).default(2).describe("Python harness workers"),
   out: z.string().optional().describe("trajectories JSONL (default runs/eval/<agent>-<split>-s<seed>.jsonl)"),
   chunk: z.coerce.number().int().min(1).optional().describe(
@@ -73,6 +75,8 @@ await runCli("eval", Flags, async (flags) => {
   const started = performance.now();
   const all = flags.tasks ? await readJsonl(BackendTask, flags.tasks) : await loadSplit(flags.split);
   const tasks = all.slice(0, flags.limit ?? all.length);
+  // An empty tasks file would score 0% and overwrite a good result: refuse it before anything is written.
+  if (tasks.length === 0) throw new UsageError(`${flags.tasks ?? flags.split}: no tasks to play`);
   if (flags.forceAnswer && isOpenAISpec(flags.agent)) {
     throw new UsageError("--force-answer works with in-process policies only");
   }
@@ -97,9 +101,12 @@ await runCli("eval", Flags, async (flags) => {
     promptFile: flags.simulatorPrompt,
   });
   const source = flags.tasks ?? `data/backend/${flags.split}.jsonl`;
+  // The default name carries the tasks file's name, so runs on two task files never share an output.
   const out = flags.out ??
     `runs/eval/${agent.name.replace(/[^\w.-]+/g, "_")}-${
-      flags.tasks ? "custom" : flags.split
+      flags.tasks
+        ? flags.tasks.replace(/^.*\//, "").replace(/\.jsonl$/, "").replace(/[^\w.-]+/g, "_")
+        : flags.split
     }-s${flags.seed}.jsonl`;
   const partialPath = partialPathFor(out);
   if (flags.fresh) await Deno.remove(partialPath).catch(() => {});

@@ -46,6 +46,31 @@ export function mergeConfig(
   );
 }
 
+/** The schema inside defaults, optionals and descriptions. */
+function unwrap(schema: z.ZodType): z.ZodType {
+  const inner = (schema as { unwrap?: () => z.ZodType }).unwrap;
+  return inner ? unwrap(inner.call(schema)) : schema;
+}
+
+/**
+ * Keys of `value` that `schema` does not have (nested objects too, as dotted paths): a typo in a config
+ * file would otherwise be dropped silently and the run would start with the default.
+ *
+ * @example
+ * ```ts
+ * import { AblateConfig } from "./config.ts";
+ * import { unknownKeys } from "./run_config.ts";
+ * unknownKeys(AblateConfig, { rankingRefrence: "policy", critic: { lr: 1, epoch: 2 } }); // ["rankingRefrence", "critic.epoch"]
+ * ```
+ */
+export function unknownKeys(schema: z.ZodType, value: unknown, path = ""): string[] {
+  const shape = (unwrap(schema) as { shape?: Record<string, z.ZodType> }).shape;
+  if (!shape || typeof value !== "object" || value === null || Array.isArray(value)) return [];
+  return Object.entries(value).flatMap(([k, v]) =>
+    k in shape ? unknownKeys(shape[k], v, `${path}${k}.`) : [`${path}${k}`]
+  );
+}
+
 /**
  * A family's preset with a config file's overrides (`source` names the file in errors) and, if given, the
  * methods to run; validated, so an error names the file and the field.
@@ -67,6 +92,12 @@ export function runConfig(
   if (!(preset in presets)) {
     throw new UsageError(
       `--preset ${preset}: the ${family} family has the presets ${Object.keys(presets).join(", ")}`,
+    );
+  }
+  const unknown = unknownKeys(family === "frontend" ? FrontendAblateConfig : AblateConfig, overrides);
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `${source}: unknown config key${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}`,
     );
   }
   return validate(RunConfig, {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { evaluationTasks } from "../../lib/pipeline/backend_ablate.ts";
+import { runConfig } from "../../lib/pipeline/run_config.ts";
 import { claimRunFolder } from "../../lib/pipeline/run_folder.ts";
 import { ABLATE_PRESETS, AblateConfig, VALIDATION_START } from "../../lib/pipeline/config.ts";
 import { loadSplit } from "../../lib/colbench/backend/splits.ts";
@@ -43,4 +44,19 @@ Deno.test("config: a run folder made before a field existed resumes; another con
   } finally {
     await Deno.remove(root, { recursive: true });
   }
+});
+
+Deno.test("config: a config file's unknown key is refused, naming the file and the key", () => {
+  assert.throws(
+    () =>
+      runConfig("backend", "small", { rankingRefrence: "policy", critic: { epoch: 2 } }, {
+        source: "my.json",
+      }),
+    (e: Error) => e.message === "my.json: unknown config keys rankingRefrence, critic.epoch",
+  );
+  assert.throws(
+    () => runConfig("frontend", "smoke", { actor: { nllScope: "sequence" } }),
+    /unknown config key actor\.nllScope/,
+  );
+  assert.equal(runConfig("backend", "small", { rankingReference: "policy" }).family, "backend");
 });
