@@ -42,6 +42,53 @@ export type OptimizerManifest = z.output<typeof OptimizerManifest>;
  * const meta = await readJson(CheckpointMeta, "runs/demo/ckpt/checkpoint.json");
  * ```
  */
+/** A file's size and SHA-256, recorded at save time and verified on load. */
+export const FileDigest = z.object({
+  bytes: z.number().int().min(0).describe("size in bytes"),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/).describe("SHA-256 of the contents, hex"),
+});
+
+/** Size and SHA-256 of `bytes`. */
+export async function digestOf(bytes: Uint8Array): Promise<z.output<typeof FileDigest>> {
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
+  return {
+    bytes: bytes.byteLength,
+    sha256: Array.from(hash, (b) => b.toString(16).padStart(2, "0")).join(""),
+  };
+}
+
+/**
+ * Reads a binary file of a checkpoint and checks it: against its recorded digest when the checkpoint has
+ * one, else its size against the manifest (`floats` float32 values), so a truncated, padded or zeroed
+ * file is refused rather than loaded.
+ */
+export async function readVerified(
+  file: string,
+  digest: z.output<typeof FileDigest> | undefined,
+  floats: number,
+): Promise<Uint8Array> {
+  const bytes = await Deno.readFile(file);
+  if (digest) {
+    const actual = await digestOf(bytes);
+    if (actual.bytes !== digest.bytes || actual.sha256 !== digest.sha256) {
+      throw new Error(
+        `${file}: ${actual.bytes} bytes with sha256 ${
+          actual.sha256.slice(0, 12)
+        }…, but its checkpoint records ` +
+          `${digest.bytes} bytes with sha256 ${digest.sha256.slice(0, 12)}… (corrupted or replaced)`,
+      );
+    }
+  } else if (bytes.byteLength !== floats * 4) {
+    throw new Error(`${file}: ${bytes.byteLength} bytes, but its manifest describes ${floats * 4}`);
+  }
+  return bytes;
+}
+
+/** Float32 values a manifest covers. */
+export function manifestFloats(entries: readonly z.infer<typeof TensorEntry>[]): number {
+  return entries.reduce((n, e) => Math.max(n, e.offset + e.shape.reduce((a, b) => a * b, 1)), 0);
+}
+
 export const CheckpointMeta = z.object({
   format: z.literal(1).describe("layout version of this folder"),
   config: ModelConfig.describe("model hyper-parameters"),
@@ -52,6 +99,9 @@ export const CheckpointMeta = z.object({
   savedAt: z.string().describe("ISO time of saving"),
   weights: z.array(TensorEntry).describe("manifest of weights.bin"),
   optimizer: OptimizerManifest.optional().describe("manifest of optimizer.bin (Adam moments), when saved"),
+  files: z.record(z.string(), FileDigest).optional().describe(
+    "size and SHA-256 of each binary file (absent in checkpoints saved before digests: their sizes are checked)",
+  ),
 });
 /** Parsed `checkpoint.json`. */
 export type CheckpointMeta = z.output<typeof CheckpointMeta>;
@@ -132,6 +182,8 @@ export async function saveCheckpoint(dir: string, input: CheckpointInput): Promi
     meta.optimizer = manifest;
     files["optimizer.bin"] = bytes;
   }
+  meta.files = {};
+  for (const [name, bytes] of Object.entries(files)) meta.files[name] = await digestOf(bytes as Uint8Array);
   validate(CheckpointMeta, meta, `${clean}/checkpoint.json`);
   files["checkpoint.json"] = JSON.stringify(meta, null, 2) + "\n";
   await writeFolderAtomic(clean, files);
@@ -187,16 +239,18 @@ export async function loadCheckpoint(
 ): Promise<LoadedCheckpoint> {
   const clean = dir.replace(/\/+$/, "");
   const meta = await readJson(CheckpointMeta, `${clean}/checkpoint.json`);
+  const file = `${clean}/weights.bin`;
   const weights = unpackWeights(
-    await Deno.readFile(`${clean}/weights.bin`),
+    await readVerified(file, meta.files?.["weights.bin"], manifestFloats(meta.weights)),
     meta.weights,
-    `${clean}/weights.bin`,
+    file,
   );
   const model = new Transformer(meta.config, { weights, ...options });
   const out: LoadedCheckpoint = { model, meta };
   if (meta.optimizer) {
     const file = `${clean}/optimizer.bin`;
-    const bytes = await Deno.readFile(file);
+    const floats = manifestFloats([...meta.optimizer.m, ...meta.optimizer.v]);
+    const bytes = await readVerified(file, meta.files?.["optimizer.bin"], floats);
     out.optimizer = unpackOptimizer(bytes, meta.optimizer, file);
   }
   return out;

@@ -78,7 +78,10 @@ Deno.test("checkpoint: truncated weights and invalid metadata fail with the file
   await saveCheckpoint(`${dir}/ckpt`, { model, step: 1 });
   const bytes = await Deno.readFile(`${dir}/ckpt/weights.bin`);
   await Deno.writeFile(`${dir}/ckpt/weights.bin`, bytes.slice(0, bytes.length - 400));
-  await assert.rejects(() => loadCheckpoint(`${dir}/ckpt`), /weights\.bin: lm_head runs past the end/);
+  await assert.rejects(
+    () => loadCheckpoint(`${dir}/ckpt`),
+    /weights\.bin: \d+ bytes with sha256 .* but its checkpoint records/,
+  );
   const meta = JSON.parse(await Deno.readTextFile(`${dir}/ckpt/checkpoint.json`));
   meta.config.heads = "four";
   await Deno.writeTextFile(`${dir}/ckpt/checkpoint.json`, JSON.stringify(meta));
@@ -87,5 +90,33 @@ Deno.test("checkpoint: truncated weights and invalid metadata fail with the file
     (e) => e instanceof DataError && e.field === "config.heads",
   );
   model.dispose();
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("checkpoint: a corrupted, zeroed or padded weights file is refused, with its path", async () => {
+  const { saveCheckpoint, loadCheckpoint } = await import("../../lib/nn/checkpoint.ts");
+  const { modelConfig } = await import("../../lib/nn/config.ts");
+  const { Transformer } = await import("../../lib/nn/model.ts");
+  const dir = await Deno.makeTempDir();
+  const model = new Transformer(modelConfig("tiny"));
+  await saveCheckpoint(`${dir}/ckpt`, { model, step: 0 });
+  model.dispose();
+  const file = `${dir}/ckpt/weights.bin`;
+  const good = await Deno.readFile(file);
+  for (const bad of [new Uint8Array(good.length), new Uint8Array([...good, 0, 0, 0, 0]), good.slice(0, -4)]) {
+    await Deno.writeFile(file, bad);
+    await assert.rejects(
+      () => loadCheckpoint(`${dir}/ckpt`),
+      (e: Error) => e.message.startsWith(`${file}: `),
+    );
+  }
+  // A checkpoint saved before digests (no `files`) still has its size checked against the manifest.
+  const meta = JSON.parse(await Deno.readTextFile(`${dir}/ckpt/checkpoint.json`));
+  delete meta.files;
+  await Deno.writeTextFile(`${dir}/ckpt/checkpoint.json`, JSON.stringify(meta));
+  await Deno.writeFile(file, new Uint8Array([...good, 1, 2, 3, 4]));
+  await assert.rejects(() => loadCheckpoint(`${dir}/ckpt`), /bytes, but its manifest describes/);
+  await Deno.writeFile(file, good);
+  (await loadCheckpoint(`${dir}/ckpt`)).model.dispose();
   await Deno.remove(dir, { recursive: true });
 });
