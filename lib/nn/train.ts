@@ -6,6 +6,7 @@
  * @module
  */
 import * as tf from "@tensorflow/tfjs";
+import { writeAtomic } from "../util/jsonl.ts";
 import { Progress } from "../util/progress.ts";
 import type { Trainable } from "./trainable.ts";
 import { type Adam, clipByGlobalNorm } from "./optim.ts";
@@ -190,10 +191,33 @@ export class MetricsLog {
     if (totalSteps !== undefined) this.#progress = new Progress("train steps", totalSteps);
   }
 
-  /** Opens (creating folders) a log; `totalSteps` enables the progress line. */
-  static async open(path: string, totalSteps?: number): Promise<MetricsLog> {
+  /**
+   * Opens (creating folders) a log; `totalSteps` enables the progress line. With `fromStep`, the log of a
+   * resumed run keeps only its rows up to that step (the training state's), so steps that ran after the
+   * last save and run again are not logged twice.
+   */
+  static async open(path: string, totalSteps?: number, fromStep?: number): Promise<MetricsLog> {
     const slash = path.lastIndexOf("/");
     if (slash > 0) await Deno.mkdir(path.slice(0, slash), { recursive: true });
+    if (fromStep !== undefined) {
+      let text: string | undefined;
+      try {
+        text = await Deno.readTextFile(path);
+      } catch (e) {
+        if (!(e instanceof Deno.errors.NotFound)) throw e;
+      }
+      if (text !== undefined) {
+        const kept = text.split("\n").filter((line) => {
+          if (line.trim() === "") return false;
+          try {
+            return (JSON.parse(line) as { step?: number }).step! <= fromStep;
+          } catch {
+            return false; // a line cut by a kill mid-write
+          }
+        });
+        await writeAtomic(path, (tmp) => Deno.writeTextFile(tmp, kept.map((l) => l + "\n").join("")));
+      }
+    }
     return new MetricsLog(path, totalSteps);
   }
 

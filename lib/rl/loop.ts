@@ -142,7 +142,9 @@ export async function trainLoop<E, M extends Trainable = Transformer>(
       start = saved.step;
     }
   }
-  const log = run.runDir ? await MetricsLog.open(`${run.runDir}/metrics.jsonl`, plan.length) : undefined;
+  const log = run.runDir
+    ? await MetricsLog.open(`${run.runDir}/metrics.jsonl`, plan.length, start)
+    : undefined;
   const parallel = (run.workers ?? 1) > 1 && spec.lossRef && model instanceof Transformer
     ? await GradientWorkers.start(model, run.workers!, spec.lossRef)
     : undefined;

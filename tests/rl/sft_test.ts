@@ -44,9 +44,17 @@ Deno.test("sft: an interrupted run resumes to the same weights as an uninterrupt
     const interrupted = new Transformer(config);
     await trainSft(interrupted, tok, data, cfg, { runDir: dir, stopAfter: 2 });
     interrupted.dispose();
+    // A kill after step 3 was logged but before it was saved leaves a row the resumed run redoes.
+    await Deno.writeTextFile(`${dir}/metrics.jsonl`, '{"step": 3, "loss/sft": 9}\n{"step": 4, "loss/s', {
+      append: true,
+    });
     const resumed = new Transformer(config); // fresh weights: everything must come from the checkpoint
     const result = await trainSft(resumed, tok, data, cfg, { runDir: dir });
     assert.equal(result.steps, 4);
+    const steps = (await Deno.readTextFile(`${dir}/metrics.jsonl`)).trim().split("\n").map((l) =>
+      JSON.parse(l).step
+    );
+    assert.deepEqual(steps, [1, 2, 3, 4], "the log continues from the saved step, without duplicates");
     await assert.rejects(
       trainSft(new Transformer(config), tok, data, { ...cfg, lr: 1e-3 }, { runDir: dir }),
       /belongs to a different training run/,
