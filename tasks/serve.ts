@@ -22,6 +22,13 @@ const Flags = z.object({
     "cap and default of max_tokens (200 = the policy agent's default, for equal prompt budgets)",
   ),
   quiet: z.stringbool().default(false).describe("no line per request"),
+  apiKey: z.string().optional().describe(
+    "bearer token every request must carry (default: $SWEET_SERVE_API_KEY; none on loopback)",
+  ),
+  open: z.stringbool().default(false).describe("serve a non-loopback --host without an API key"),
+  maxBody: z.coerce.number().int().min(1024).default(1 << 20).describe(
+    "largest request body, bytes (413 above)",
+  ),
 });
 
 await runCli("serve", Flags, async (flags) => {
@@ -35,6 +42,9 @@ await runCli("serve", Flags, async (flags) => {
     maxTokens: flags.maxTokens,
     port: flags.port,
     hostname: flags.host,
+    apiKey: flags.apiKey ?? Deno.env.get("SWEET_SERVE_API_KEY"),
+    allowOpen: flags.open,
+    maxBodyBytes: flags.maxBody,
     ...(flags.quiet ? {} : { log: (line: string) => console.error(line) }),
   });
   console.log(

@@ -7,7 +7,7 @@
  * max_tokens)`, generation stops at `<|end|>`, and a request's `seed` rebuilds the generator with
  * `episodeRng(seed)`, so with the seed `episodeSeed(seed, turn, task)` the tokens equal those of
  * `PolicyAgent` with `seeding: "episode"`. System messages are ignored (the checkpoints were trained
- * without one). `max_tokens` is capped at the server's `maxTokens` (default 200, the policy agent's
+ * without one). `max_tokens` is capped at the server's `maxTokens` (a capped response says so in `kit_max_tokens_cap`) (default 200, the policy agent's
  * default), so a client asking for the paper's 1,024 gets the same prompt budget as in-process play.
  *
  * Requests are served one at a time: generation is synchronous (tfjs on one thread), so once a request
@@ -36,8 +36,14 @@ export interface ServeOptions {
   maxTokens?: number;
   /** Default 8000; 0 picks a free port. */
   port?: number;
-  /** Default 127.0.0.1 (loopback only). */
+  /** Default 127.0.0.1 (loopback only). Any other address needs `apiKey` or `allowOpen`. */
   hostname?: string;
+  /** Bearer token every request must carry (`Authorization: Bearer <key>`). Default: none. */
+  apiKey?: string;
+  /** Serve a non-loopback address without an API key (anyone who reaches it can use the model). */
+  allowOpen?: boolean;
+  /** Largest request body accepted, in bytes (default 1 MiB); a larger one gets 413. */
+  maxBodyBytes?: number;
   /** One line per request. Default: none. */
   log?: (line: string) => void;
 }
@@ -144,7 +150,10 @@ export function completeChat(
   }
   const history = historyOf(body.messages);
   const cap = options.maxTokens ?? 200;
-  const maxTokens = Math.min(body.max_completion_tokens ?? body.max_tokens ?? cap, cap);
+  const asked = body.max_completion_tokens ?? body.max_tokens;
+  // Above the cap the request is served at the cap, and the response says so (`max_tokens_cap`).
+  const capped = asked !== undefined && asked !== null && asked > cap;
+  const maxTokens = capped ? cap : asked ?? cap;
   const prompt = fittedPromptIds(tok, history, model.config.contextLength - maxTokens);
   const seed = body.seed ?? freshSeed();
   const end = tok.special("<|end|>");
@@ -189,6 +198,7 @@ export function completeChat(
     },
     kit_prompt: tok.decode(prompt),
     kit_seed: seed,
+    ...(capped ? { kit_max_tokens_cap: { requested: asked, served: cap } } : {}),
   };
 }
 
@@ -211,12 +221,49 @@ export function startServer(options: ServeOptions): Promise<KitServer> {
   if (!Number.isInteger(cap) || cap < 1 || cap > ctx - 16) {
     throw new RangeError(`maxTokens must be in [1, ${ctx - 16}] for a context of ${ctx} tokens, got ${cap}`);
   }
+  const hostname = options.hostname ?? "127.0.0.1";
+  const loopback = ["127.0.0.1", "localhost", "::1"].includes(hostname) || hostname.startsWith("127.");
+  if (!loopback && !options.apiKey && !options.allowOpen) {
+    throw new RangeError(
+      `refusing to serve ${hostname} without an API key: anyone who reaches it could use the model ` +
+        `(give an API key, or allow an open server explicitly)`,
+    );
+  }
+  const maxBody = options.maxBodyBytes ?? 1 << 20;
   const created = Math.floor(Date.now() / 1000);
   const log = options.log ?? (() => {});
   let completions = 0;
 
+  /** The body, refused with 413 as soon as it grows past the limit (the header may be absent or wrong). */
+  const readBody = async (req: Request): Promise<string> => {
+    const declared = Number(req.headers.get("content-length") ?? 0);
+    const tooLarge = () =>
+      new HttpError(413, `the body is larger than ${maxBody} bytes`, "invalid_request_error");
+    if (declared > maxBody) throw tooLarge();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of req.body ?? []) {
+      size += chunk.byteLength;
+      if (size > maxBody) throw tooLarge();
+      chunks.push(chunk);
+    }
+    const all = new Uint8Array(size);
+    let at = 0;
+    for (const c of chunks) all.set(c, (at += c.byteLength) - c.byteLength);
+    return new TextDecoder().decode(all);
+  };
+
   const handle = async (req: Request): Promise<Response> => {
     const path = new URL(req.url).pathname.replace(/\/+$/, "");
+    if (
+      options.apiKey && path !== "/health" && req.headers.get("authorization") !== `Bearer ${options.apiKey}`
+    ) {
+      throw new HttpError(
+        401,
+        "a valid API key is required (Authorization: Bearer <key>)",
+        "authentication_error",
+      );
+    }
     if (path === "/v1/models" || path === `/v1/models/${options.modelId}`) {
       if (req.method !== "GET") throw new HttpError(405, `${req.method} ${path}: use GET`);
       const card = { id: options.modelId, object: "model", created, owned_by: "sweet-kit" };
@@ -229,8 +276,9 @@ export function startServer(options: ServeOptions): Promise<KitServer> {
     if (req.method !== "POST") throw new HttpError(405, `${req.method} ${path}: use POST`);
     let raw: unknown;
     try {
-      raw = await req.json();
+      raw = JSON.parse(await readBody(req));
     } catch (e) {
+      if (e instanceof HttpError) throw e;
       throw new HttpError(400, `the body is not valid JSON: ${(e as Error).message}`);
     }
     const parsed = ChatCompletionBody.safeParse(raw);
@@ -259,7 +307,7 @@ export function startServer(options: ServeOptions): Promise<KitServer> {
   return new Promise((resolve) => {
     const server = Deno.serve({
       port: options.port ?? 8000,
-      hostname: options.hostname ?? "127.0.0.1",
+      hostname,
       onListen: ({ hostname, port }) => {
         const host = hostname.includes(":") ? `[${hostname}]` : hostname;
         resolve({

@@ -42,8 +42,11 @@ export function encodeDialogue(
     ids.push(tok.special(agent ? "<|assistant|>" : "<|user|>"));
     agentTurn.push(-1);
     const body = [...tok.encode(message.content), tok.special("<|end|>")];
-    ids.push(...body);
-    agentTurn.push(...body.map(() => (agent ? turn : -1)));
+    // A loop, not push(...body): spreading a long message's tokens overflows the call stack.
+    for (const id of body) {
+      ids.push(id);
+      agentTurn.push(agent ? turn : -1);
+    }
     if (agent) turn++;
   }
   return { ids, agentTurn };

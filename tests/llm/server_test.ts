@@ -119,3 +119,49 @@ Deno.test("kit server: clear errors for malformed requests", async () => {
     await server.close();
   }
 });
+
+Deno.test("kit server: long messages encode, bodies are bounded, a capped max_tokens is stated, keys guard it", async () => {
+  const server = await startServer({
+    model,
+    tokenizer,
+    modelId: "base",
+    port: 0,
+    maxBodyBytes: 600_000,
+    apiKey: "k1",
+  });
+  const post = async (body: unknown, key = "k1") => {
+    const res = await fetch(server.baseUrl + "/chat/completions", {
+      method: "POST",
+      body: typeof body === "string" ? body : JSON.stringify(body),
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+    });
+    const json = await res.json() as { error?: { message: string }; kit_max_tokens_cap?: unknown };
+    return { status: res.status, message: json.error?.message ?? "", cap: json.kit_max_tokens_cap };
+  };
+  try {
+    // About 500 KB in one message: encoded without spreading its tokens onto the call stack.
+    const long = "word ".repeat(100_000);
+    const r = await post({
+      model: "base",
+      messages: [{ role: "user", content: long }],
+      max_tokens: 4,
+      seed: 1,
+    });
+    assert.equal(r.status, 200, r.message);
+    const big = await post({ model: "base", messages: [{ role: "user", content: "x".repeat(700_000) }] });
+    assert.deepEqual([big.status, /larger than 600000 bytes/.test(big.message)], [413, true]);
+    // Above the cap: served at the cap, and the response says so.
+    const over = await post({ model: "base", messages: history, max_tokens: 201, seed: 2 });
+    assert.equal(over.status, 200);
+    assert.deepEqual(over.cap, { requested: 201, served: 200 });
+    const wrongKey = await post({ model: "base", messages: history }, "nope");
+    assert.equal(wrongKey.status, 401);
+  } finally {
+    await server.close();
+  }
+  // A non-loopback address needs a key, or an explicit choice to serve openly.
+  assert.throws(
+    () => startServer({ model, tokenizer, modelId: "base", port: 0, hostname: "0.0.0.0" }),
+    /refusing to serve 0\.0\.0\.0 without an API key/,
+  );
+});
