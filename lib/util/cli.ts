@@ -96,9 +96,9 @@ export function parseFlags<S extends z.ZodObject>(schema: S, args: readonly stri
 }
 
 /**
- * Runs a task's main function: prints usage on `--help`, and a one-line message (no stack) with exit
- * code 2 on a {@link UsageError}. Exits explicitly when done: in Deno 2.9 a terminated Worker stuck
- * in hostile Python code keeps its thread, which would otherwise keep the process alive.
+ * Runs a task's main function: prints usage on `--help`, a one-line message (no stack) with exit code 2
+ * on a {@link UsageError}, and one line with exit code 1 on bad input: a {@link DataError} or a missing
+ * file or folder. Exits explicitly when done, so nothing left running keeps the process alive.
  *
  * @example
  * ```ts
@@ -121,8 +121,9 @@ export async function runCli<S extends z.ZodObject>(
   try {
     await main(parseFlags(schema, args));
   } catch (e) {
-    if (e instanceof DataError) {
-      // Bad input is the user's to fix: the message names file, line and field; a stack adds nothing.
+    if (e instanceof DataError || e instanceof Deno.errors.NotFound) {
+      // Bad input is the user's to fix: the message names the file (and line and field); a stack adds
+      // nothing.
       console.error(`error: ${e.message}`);
       Deno.exit(1);
     }

@@ -47,3 +47,10 @@ Deno.test("eval: runs on two tasks files get two default outputs", async () => {
   }
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("eval: a missing tasks file is one line naming it, no stack", async () => {
+  const r = await evalCli(["--tasks", "/nonexistent/tasks.jsonl"]);
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+  assert.match(r.stderr, /^error: .*\/nonexistent\/tasks\.jsonl/);
+});
