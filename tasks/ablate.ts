@@ -8,7 +8,7 @@
  * @module
  */
 import { z } from "zod";
-import { runCli } from "../lib/util/cli.ts";
+import { exitWithParent, runCli } from "../lib/util/cli.ts";
 import { selectBackend } from "../lib/nn/backend.ts";
 import { METHODS } from "../lib/pipeline/config.ts";
 import { FRONTEND_METHODS } from "../lib/pipeline/frontend_config.ts";
@@ -69,7 +69,10 @@ await runCli("ablate", Flags, async (flags) => {
   const started = performance.now();
   let computed = false;
   if (config.family === "backend") {
-    if (flags.worker) return await runStages(config, seeds, root);
+    if (flags.worker) {
+      exitWithParent();
+      return await runStages(config, seeds, root);
+    }
     await clearStaleLocks(root);
     if (flags.jobs > 1) {
       // Each child works through every seed; stage locks spread the stages over them.

@@ -204,14 +204,31 @@ export async function stageTimings(dir: string): Promise<Record<string, number>>
   return out;
 }
 
-/** Removes the stage locks a killed process left behind; only safe while no other process runs. */
+/**
+ * Whether the process that wrote a lock still runs (Linux: its `/proc` entry); where that cannot be told,
+ * false, as a resume after a crash needs.
+ */
+async function holderAlive(lock: string): Promise<boolean> {
+  const pid = Number((await Deno.readTextFile(lock).catch(() => "")).trim());
+  if (!Number.isInteger(pid) || pid <= 0 || pid === Deno.pid) return false;
+  try {
+    return (await Deno.readTextFile(`/proc/${pid}/cmdline`)).includes("deno");
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Removes the stage locks a killed process left behind; a lock whose process still runs (a `--worker` of
+ * another invocation) is kept.
+ */
 export async function clearStaleLocks(root: string): Promise<void> {
   if (!(await exists(root))) return;
   const walk = async (dir: string): Promise<void> => {
     for await (const entry of Deno.readDir(dir)) {
       const path = `${dir}/${entry.name}`;
       if (entry.isDirectory) await walk(path);
-      else if (entry.name.endsWith(".lock")) await Deno.remove(path);
+      else if (entry.name.endsWith(".lock") && !(await holderAlive(path))) await Deno.remove(path);
     }
   };
   await walk(root);

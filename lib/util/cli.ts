@@ -133,3 +133,21 @@ export async function runCli<S extends z.ZodObject>(
   }
   Deno.exit(0);
 }
+
+/**
+ * Ends this process (exit code 3) soon after the process that started it dies, so a child working for
+ * a parent (a `deno task ablate --worker`) never runs on as an orphan.
+ *
+ * @example
+ * ```ts
+ * import { exitWithParent } from "./cli.ts";
+ * exitWithParent();
+ * ```
+ */
+export function exitWithParent(everyMs = 500): void {
+  const parent = Deno.ppid;
+  const timer = setInterval(() => {
+    if (Deno.ppid !== parent) Deno.exit(3);
+  }, everyMs);
+  Deno.unrefTimer(timer);
+}

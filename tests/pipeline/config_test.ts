@@ -60,3 +60,21 @@ Deno.test("config: a config file's unknown key is refused, naming the file and t
   );
   assert.equal(runConfig("backend", "small", { rankingReference: "policy" }).family, "backend");
 });
+
+Deno.test("stages: a resume clears dead processes' locks and keeps a live worker's", async () => {
+  const { clearStaleLocks } = await import("../../lib/pipeline/stages.ts");
+  const root = await Deno.makeTempDir();
+  await Deno.mkdir(`${root}/seed-0/locks`, { recursive: true });
+  const sleeper = new Deno.Command(Deno.execPath(), { args: ["eval", "setTimeout(() => {}, 30000)"] })
+    .spawn();
+  const finished = new Deno.Command(Deno.execPath(), { args: ["eval", "0"] }).spawn();
+  await finished.status;
+  await Deno.writeTextFile(`${root}/seed-0/locks/live.lock`, `${sleeper.pid}\n`);
+  await Deno.writeTextFile(`${root}/seed-0/locks/dead.lock`, `${finished.pid}\n`);
+  await clearStaleLocks(root);
+  const left = [...Deno.readDirSync(`${root}/seed-0/locks`)].map((e) => e.name);
+  sleeper.kill("SIGKILL");
+  await sleeper.status;
+  assert.deepEqual(left, ["live.lock"]);
+  await Deno.remove(root, { recursive: true });
+});

@@ -31,3 +31,36 @@ Deno.test("cli: unknown flags and bad values name the flag", () => {
   assert.equal(parseFlags(WithOut, ["--fast", "--out", "x"]).out, "x");
   assert.match(usage("demo", Flags), /--max-turns\s+turn limit/);
 });
+
+Deno.test("exitWithParent: a child ends soon after its parent is killed", async () => {
+  const config = new URL("../../deno.json", import.meta.url).pathname;
+  const dir = await Deno.makeTempDir();
+  const cli = new URL("../../lib/util/cli.ts", import.meta.url).href;
+  await Deno.writeTextFile(
+    `${dir}/child.ts`,
+    `import { exitWithParent } from "${cli}";\nexitWithParent(100);\nconsole.log(Deno.pid);\nsetInterval(() => {}, 1000);\n`,
+  );
+  await Deno.writeTextFile(
+    `${dir}/parent.ts`,
+    `const c = new Deno.Command(Deno.execPath(), { args: ["run", "-A", "--config=${config}", "${dir}/child.ts"], stdout: "inherit" }).spawn();\nawait c.status;\n`,
+  );
+  const parent = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${dir}/parent.ts`],
+    stdout: "piped",
+  }).spawn();
+  const reader = parent.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const childPid = Number((await reader.read()).value!.trim());
+  parent.kill("SIGKILL");
+  await parent.status;
+  const alive = () => Deno.stat(`/proc/${childPid}`).then(() => true, () => false);
+  const deadline = Date.now() + 3000;
+  while (await alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const zombie = await Deno.readTextFile(`/proc/${childPid}/stat`).then(
+    (s) => s.split(") ")[1][0] === "Z",
+    () => true,
+  );
+  assert.ok(zombie, `child ${childPid} still runs 3 s after its parent was killed`);
+  reader.releaseLock();
+  await parent.stdout.cancel().catch(() => {});
+  await Deno.remove(dir, { recursive: true });
+});
