@@ -29,10 +29,13 @@ export interface Hostile {
   strictExpect?: number;
 }
 
-/** The reference every hostile answer is scored against, and its tests. */
+/**
+ * The reference every hostile answer is scored against, and its test: one, since an answer that defeats
+ * the interrupt costs a harness process per test (the canaries that follow have several).
+ */
 export const TASK = {
   ground_truth: "def f(x):\n    return 2 * x\n",
-  test_cases: { t1: "f(1)", t2: "f(2)", t3: "f(-3)" },
+  test_cases: { t1: "f(3)" },
 };
 
 /** A host file that no answer may read; the test writes a secret into it first. */

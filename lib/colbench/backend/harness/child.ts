@@ -249,8 +249,14 @@ async function score(job: ScoreLine): Promise<{ passed: boolean[]; errors: (stri
       if (job.strict) errors[i] = `not plain data: the answer returned a ${g.object}`;
       else objects[String(i)] = (expected[i] as { value: unknown }).value;
     } else {
-      pairs.push([(expected[i] as { value: unknown }).value, g.value]);
-      pairOf.push(i);
+      const e = (expected[i] as { value: unknown }).value;
+      const a = JSON.stringify(e), b = JSON.stringify(g.value);
+      // Identical encodings of builtin values are equal in Python too, but for NaN (nan != nan).
+      if (a === b && !a.includes("nan")) passed[i] = true;
+      else {
+        pairs.push([e, g.value]);
+        pairOf.push(i);
+      }
     }
   });
   // Outputs that are not plain data: the paper's comparison, in the interpreter that holds them.
