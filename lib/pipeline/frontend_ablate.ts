@@ -25,7 +25,16 @@ import type { ReferenceCache } from "../colbench/frontend/score.ts";
 import { builtinSimilarity, winOutcomes } from "../colbench/frontend/similarity.ts";
 import { loadPageSplit } from "../colbench/frontend/splits.ts";
 import { bootstrapMean, type Estimate, formatEstimate, mean } from "../util/stats.ts";
-import { methodResults, type MetricSpec, resultsMarkdown, type RunResultsOf } from "./results.ts";
+import {
+  methodResults,
+  type MetricPools,
+  type MetricSpec,
+  resultsMarkdown,
+  type RunResultsOf,
+} from "./results.ts";
+import { DesignEvalRow } from "./frontend_stages.ts";
+import { slug } from "./stages.ts";
+import { readJsonl } from "../util/jsonl.ts";
 import { claimRunFolder, RunFolder } from "./run_folder.ts";
 import { clearStaleLocks } from "./stages.ts";
 import { writeJson } from "../util/jsonl.ts";
@@ -133,6 +142,41 @@ export async function runFrontendAblation(
   } finally {
     await renderer.close();
   }
+}
+
+/**
+ * Every method's per-page similarity and win outcome against the mediocre designer, for each seed: the
+ * pools the results and any paired comparison come from (read from the run folder's evaluations).
+ *
+ * @example
+ * ```ts ignore
+ * const pools = await frontendPools(config, [0, 1, 2], "runs/ablate/frontend-small");
+ * const vsSweet = pairedGains(config.methods, ["similarity", "winRate"], (m) => pools.get(m)!, "sweet");
+ * ```
+ */
+export async function frontendPools(
+  config: FrontendAblateConfig,
+  seeds: readonly number[],
+  root: string,
+): Promise<Map<FrontendMethod, MetricPools<FrontendMetric>>> {
+  const opponent = (await readJsonl(DesignEvalRow, `${root}/offline/opponent.jsonl`)).map((r) =>
+    r.similarity
+  );
+  const pools = new Map<FrontendMethod, MetricPools<FrontendMetric>>();
+  for (const method of config.methods) {
+    const perSeed: MetricPools<FrontendMetric> = [];
+    for (const seed of seeds) {
+      const rows = await readJsonl(DesignEvalRow, `${root}/seed-${seed}/eval/${slug(method)}.jsonl`);
+      const similarity = rows.map((r) => r.similarity);
+      perSeed.push({
+        seed,
+        values: { similarity, winRate: winOutcomes(similarity, opponent) },
+        meanTurns: mean(rows.map((r) => r.rounds)),
+      });
+    }
+    pools.set(method, perSeed);
+  }
+  return pools;
 }
 
 /**

@@ -49,7 +49,12 @@ export {
   evaluationTasks,
   runStages,
 } from "./backend_ablate.ts";
-export { FRONTEND_METRICS, type FrontendResults, runFrontendAblation } from "./frontend_ablate.ts";
+export {
+  FRONTEND_METRICS,
+  frontendPools,
+  type FrontendResults,
+  runFrontendAblation,
+} from "./frontend_ablate.ts";
 export {
   CandidateRow,
   clearStaleLocks,
