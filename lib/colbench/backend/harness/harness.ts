@@ -122,6 +122,15 @@ type Line =
 const CHILD = new URL("./child.ts", import.meta.url).pathname;
 const ROOT = new URL("../../../../", import.meta.url).pathname;
 
+/** What a harness process may read: this repository, and Pyodide's files where node_modules links them. */
+function readable(): string {
+  let pyodide = "";
+  try {
+    pyodide = Deno.realPathSync(`${ROOT}node_modules/pyodide`);
+  } catch { /* the child reports a missing Pyodide itself */ }
+  return pyodide && !pyodide.startsWith(ROOT) ? `${ROOT},${pyodide}` : ROOT;
+}
+
 /** One harness process (child.ts) and the jobs sent to it. */
 class HarnessProcess {
   readonly process: Deno.ChildProcess;
@@ -144,7 +153,7 @@ class HarnessProcess {
         "--quiet",
         "--no-prompt",
         `--config=${ROOT}deno.json`,
-        `--allow-read=${ROOT}`,
+        `--allow-read=${readable()}`,
         CHILD,
         String(options.testTimeoutMs),
         String(options.referenceTimeoutMs),
