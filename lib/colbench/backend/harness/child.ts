@@ -127,7 +127,7 @@ const answer = new Interpreter("answer");
 const judge = new Interpreter("judge");
 
 /** Interrupts phases past their limit; ends the process when one ignores the interrupt. */
-setInterval(() => {
+function tick(): void {
   const t = Date.now();
   for (const p of [answer, judge]) {
     if (p.busySince === 0) continue;
@@ -147,7 +147,17 @@ setInterval(() => {
     Atomics.store(p.i32, Control.TARGET, seq);
     Atomics.store(p.i32, Control.INTERRUPT, 2); // SIGINT; repeated while the phase ignores it
   }
-}, TICK_MS);
+}
+
+/** The watchdog ticks only while a job runs, so an idle harness process uses no CPU. */
+let watchdog: ReturnType<typeof setInterval> | undefined;
+function watch(on: boolean): void {
+  if (on && watchdog === undefined) watchdog = setInterval(tick, TICK_MS);
+  if (!on && watchdog !== undefined) {
+    clearInterval(watchdog);
+    watchdog = undefined;
+  }
+}
 
 type Sent = { value: unknown } | { object: string; repr: string } | { error: string } | null;
 
@@ -292,6 +302,7 @@ for await (const chunk of Deno.stdin.readable) {
     if (line.trim() === "") continue;
     const job = JSON.parse(line);
     current = job;
+    watch(true);
     const result = job.kind === "score" ? await score(job) : JSON.parse(
       await judge.call("evaluate_calls", {
         codes: job.codes,
@@ -301,6 +312,7 @@ for await (const chunk of Deno.stdin.readable) {
       }),
     );
     write({ type: "done", id: job.id, result });
+    watch(buffered.includes("\n"));
     if (PROFILE && job.id % 50 === 49) console.error(JSON.stringify(profile));
     current = undefined;
   }
