@@ -20,11 +20,11 @@
  * answer's or test's score, read host files beyond Pyodide's own, write or mount files, reach the network,
  * or leave anything behind for a later answer.
  *
- * Where scores can differ from the paper's scorer: a reference whose output is not plain data fails its test
- * (the shipped splits have none: tests/colbench/backend/splits_test.ts scores every reference against itself); and since outputs
- * cross interpreters as values, a container holding the very same NaN object as the reference's (`[x] ==
- * [x]` by identity in one process) compares unequal here. Re-scoring every stored evaluation of two seeds
- * (5,400 answers) changed no reward.
+ * Where scores can differ from the paper's scorer: a reference whose output is not plain data fails its
+ * test (the shipped splits have none: tests/colbench/backend/splits_test.ts scores every reference against
+ * itself); and since outputs cross interpreters as values, a container holding the very same NaN object as
+ * the reference's (`[x] == [x]` by identity in one process) compares unequal here. Re-scoring every stored
+ * evaluation of two seeds (5,400 answers) changed no reward.
  *
  * @module
  */
