@@ -15,6 +15,7 @@ import {
   type Pair,
   reduceTurns,
   type RefScores,
+  refScores,
   turnReductions,
   type TurnSums,
   type UnitScorer,
@@ -70,16 +71,10 @@ function reductionsOf(
   const out: RefScores[] = [];
   for (let lo = 0; lo < responses.length; lo += 256) {
     const chunk = responses.slice(lo, lo + 256);
-    const r = tf.tidy(() => {
+    out.push(...refScores(() => {
       const rows = decisionRows(chunk, withInfo);
-      const t = turnReductions(turnSums(head === "scores" ? net.scores(rows) : net.logProbs(rows), chunk));
-      return {
-        sum: t.sum.arraySync() as number[],
-        mean: t.mean.arraySync() as number[],
-        spanMean: t.spanMean.arraySync() as number[][],
-      };
-    });
-    out.push(...chunk.map((_, i) => ({ sum: r.sum[i], mean: r.mean[i], spanMean: r.spanMean[i] })));
+      return turnSums(head === "scores" ? net.scores(rows) : net.logProbs(rows), chunk);
+    }));
   }
   return out;
 }

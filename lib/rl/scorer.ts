@@ -80,6 +80,29 @@ export function turnReductions(t: TurnSums): Required<LogProbReductions<tf.Tenso
 }
 
 /**
+ * The reductions of the per-turn sums `make` computes, as numbers, one {@link RefScores} per row (a frozen
+ * model's, read once); every tensor made on the way is freed.
+ *
+ * @example
+ * ```ts
+ * import * as tf from "@tensorflow/tfjs";
+ * import { refScores } from "./scorer.ts";
+ * const [r] = refScores(() => ({ sums: tf.tensor2d([[-2, -6]]), counts: [[1, 3]] })); // { sum: -8, mean: -2, spanMean: [-2, -2] }
+ * ```
+ */
+export function refScores(make: () => TurnSums): RefScores[] {
+  const r = tf.tidy(() => {
+    const x = turnReductions(make());
+    return {
+      sum: x.sum.arraySync() as number[],
+      mean: x.mean.arraySync() as number[],
+      spanMean: x.spanMean.arraySync() as number[][],
+    };
+  });
+  return r.sum.map((sum, i) => ({ sum, mean: r.mean[i], spanMean: r.spanMean[i] }));
+}
+
+/**
  * One number per row, reduced as `reduction` says: `turn-mean`, Σ over turns of each turn's mean (paper
  * Eq. 2); `trajectory-mean`, one mean over every unit; `sum`, the plain sum.
  */

@@ -11,7 +11,7 @@ import { maskedLogProbs, maskedLogProbsNumbers, type PackedRow, packPairs } from
 import type { Transformer } from "../nn/model.ts";
 import { selectRows } from "../nn/ops.ts";
 import { sequenceValues } from "../nn/score.ts";
-import { type Pair, type RefScores, turnReductions, type TurnSums, type UnitScorer } from "./scorer.ts";
+import { type Pair, type RefScores, refScores, type TurnSums, type UnitScorer } from "./scorer.ts";
 
 /** A token sequence: which targets count (`mask`), their loss weights, and each target's agent turn. */
 export interface TokenSequence {
@@ -120,16 +120,8 @@ export function tokenScorer(
           out.push(...packed.slots.map(([c, rj]): [RefScores, RefScores] => [at(c), at(rj)]));
           continue;
         }
-        const r = tf.tidy(() => {
-          const t = turnReductions(logProbs(model, chunk));
-          return {
-            sum: t.sum.arraySync() as number[],
-            mean: t.mean.arraySync() as number[],
-            spanMean: t.spanMean.arraySync() as number[][],
-          };
-        });
-        const at = (j: number) => ({ sum: r.sum[j], mean: r.mean[j], spanMean: r.spanMean[j] });
-        out.push(...chunk.map((_, b): [RefScores, RefScores] => [at(b), at(chunk.length + b)]));
+        const scores = refScores(() => logProbs(model, chunk));
+        out.push(...chunk.map((_, b): [RefScores, RefScores] => [scores[b], scores[chunk.length + b]]));
       }
       return out;
     },
