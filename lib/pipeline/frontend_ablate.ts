@@ -112,15 +112,7 @@ export async function runFrontendAblation(
     const methods = methodResults(
       config.methods,
       ["similarity", "winRate"],
-      (method) =>
-        perMethod.get(method)!.map(({ seed, rows }) => ({
-          seed,
-          values: {
-            similarity: rows.map((r) => r.similarity),
-            winRate: winOutcomes(rows.map((r) => r.similarity), vsOpponent),
-          },
-          meanTurns: mean(rows.map((r) => r.rounds)),
-        })),
+      (method) => perMethod.get(method)!.map(({ seed, rows }) => seedPool(seed, rows, vsOpponent)),
       (m) => FRONTEND_PAPER_NUMBERS[m],
     );
     const stageSeconds = await new RunFolder(root).stageSeconds(seeds);
@@ -142,6 +134,20 @@ export async function runFrontendAblation(
   } finally {
     await renderer.close();
   }
+}
+
+/** One seed's pool of a method: each page's similarity and win outcome against the opponent's page. */
+function seedPool(
+  seed: number,
+  rows: readonly DesignEvalRow[],
+  opponent: readonly number[],
+): MetricPools<FrontendMetric>[number] {
+  const similarity = rows.map((r) => r.similarity);
+  return {
+    seed,
+    values: { similarity, winRate: winOutcomes(similarity, opponent) },
+    meanTurns: mean(rows.map((r) => r.rounds)),
+  };
 }
 
 /**
@@ -166,13 +172,13 @@ export async function frontendPools(
   for (const method of config.methods) {
     const perSeed: MetricPools<FrontendMetric> = [];
     for (const seed of seeds) {
-      const rows = await readJsonl(DesignEvalRow, `${root}/seed-${seed}/eval/${slug(method)}.jsonl`);
-      const similarity = rows.map((r) => r.similarity);
-      perSeed.push({
-        seed,
-        values: { similarity, winRate: winOutcomes(similarity, opponent) },
-        meanTurns: mean(rows.map((r) => r.rounds)),
-      });
+      perSeed.push(
+        seedPool(
+          seed,
+          await readJsonl(DesignEvalRow, `${root}/seed-${seed}/eval/${slug(method)}.jsonl`),
+          opponent,
+        ),
+      );
     }
     pools.set(method, perSeed);
   }
