@@ -95,17 +95,6 @@ class Interpreter {
 
   call(fn: Fn, payload: unknown): Promise<string> {
     const id = this.#next++;
-    if (PROFILE) {
-      const t0 = performance.now();
-      return new Promise((resolve) => {
-        this.#pending.set(id, (r) => {
-          profile[fn] = (profile[fn] ?? 0) + performance.now() - t0;
-          resolve(r);
-        });
-        this.busySince = Date.now();
-        this.worker.postMessage({ type: "job", id, fn, payload: JSON.stringify(payload) });
-      });
-    }
     return new Promise((resolve) => {
       this.#pending.set(id, resolve);
       this.busySince = Date.now();
@@ -115,8 +104,6 @@ class Interpreter {
 }
 
 let current: { id: number } | undefined;
-const PROFILE = false;
-const profile: Record<string, number> = {};
 
 function die(error: string): never {
   write({ type: "fatal", id: current?.id, error });
@@ -313,7 +300,6 @@ for await (const chunk of Deno.stdin.readable) {
     );
     write({ type: "done", id: job.id, result });
     watch(buffered.includes("\n"));
-    if (PROFILE && job.id % 50 === 49) console.error(JSON.stringify(profile));
     current = undefined;
   }
 }
