@@ -188,14 +188,18 @@ export async function backendPools(
 ): Promise<Map<Method, MetricPools<BackendMetric>>> {
   const read = (dir: string, method: string) => readJsonl(Trajectory, `${dir}/eval/${slug(method)}.jsonl`);
   const pools = new Map<Method, MetricPools<BackendMetric>>();
+  // Each seed's task order, as the first method played it: every method must match it to be paired.
+  const order = (played: readonly Trajectory[]) => played.map((t) => t.task.task_id).join();
+  const firstOrder = await Promise.all(
+    seeds.map(async (s) => order(await read(`${root}/seed-${s}`, config.methods[0]))),
+  );
   for (const method of config.methods) {
     const perSeed: MetricPools<BackendMetric> = [];
-    for (const seed of seeds) {
+    for (const [k, seed] of seeds.entries()) {
       const dir = `${root}/seed-${seed}`;
       const summary = await readJson(EvalSummary, `${dir}/eval/${slug(method)}.summary.json`);
       const played = await read(dir, method);
-      const first = await read(dir, config.methods[0]);
-      if (played.map((t) => t.task.task_id).join() !== first.map((t) => t.task.task_id).join()) {
+      if (order(played) !== firstOrder[k]) {
         throw new Error(
           `${dir}/eval/${slug(method)}.jsonl: not the tasks, in order, of ${config.methods[0]}`,
         );
