@@ -126,6 +126,7 @@ type Line =
   | { type: "fatal"; id?: number; error: string };
 
 const CHILD = new URL("./child.ts", import.meta.url).pathname;
+const encoder = new TextEncoder();
 const ROOT = new URL("../../../../", import.meta.url).pathname;
 
 /** What a harness process may read: this repository, and Pyodide's files where node_modules links them. */
@@ -200,7 +201,7 @@ class HarnessProcess {
   send(task: Task): void {
     if (this.inflight.length === 0) this.headSince = Date.now();
     this.inflight.push(task);
-    this.#writer.write(new TextEncoder().encode(JSON.stringify({ id: task.id, ...task.line }) + "\n")).catch(
+    this.#writer.write(encoder.encode(JSON.stringify({ id: task.id, ...task.line }) + "\n")).catch(
       () => {},
     );
   }
