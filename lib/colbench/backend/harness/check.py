@@ -25,7 +25,7 @@ import json
 import reprlib
 import sys
 
-# Phase kinds; the numbers are shared with child.ts.
+# Phase kinds; the numbers are shared with control.ts.
 IDLE, REFERENCE, ANSWER, CALLS = 0, 1, 2, 3
 
 # Each exec gets its own copy, so an answer that rebinds a builtin cannot affect later tests.

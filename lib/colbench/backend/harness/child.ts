@@ -15,20 +15,8 @@
  * @module
  */
 
-/** Slots of the control block shared with a worker; worker.ts uses the same numbers. */
-const Control = {
-  INTERRUPT: 0,
-  SEQ: 1,
-  KIND: 2,
-  JOB: 3,
-  UNIT: 4,
-  TARGET: 5,
-  ABANDONED: 6,
-  START: 4,
-  BYTES: 40,
-};
-/** Phase kinds written by check.py. */
-const Phase = { IDLE: 0, REFERENCE: 1, ANSWER: 2, CALLS: 3 } as const;
+import { Control, Phase } from "./control.ts";
+
 /** How long a phase may ignore the interrupt before the process ends. */
 const GRACE_MS = 1000;
 const TICK_MS = 20;

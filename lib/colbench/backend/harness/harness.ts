@@ -28,6 +28,7 @@
  *
  * @module
  */
+import { Phase } from "./control.ts";
 
 /**
  * `paperCompatible` reproduces the reference scorer's scoping and comparison; `lenient` runs answers as a
@@ -86,8 +87,6 @@ const DEFAULTS = {
 const DEPTH = 2;
 /** A job whose process died this often without a culprit test is failed as a whole. */
 const MAX_LOSSES = 3;
-/** Phase kinds, as check.py numbers them. */
-const Phase = { IDLE: 0, REFERENCE: 1, ANSWER: 2, CALLS: 3 } as const;
 
 /** The paper's blocklist, checked on the raw answer: a hit fails every test unrun. */
 const BLOCKLIST = [

@@ -16,12 +16,13 @@
  * Protocol: the first message is `{ type: "init", role, control, maxOutputChars, token }`; the worker
  * answers `{ type: "ready" }`, then one `{ type: "done", id, result }` per `{ type: "job", id, fn,
  * payload }`, or `{ type: "fatal", error }` once it is unusable. Progress goes through the shared control
- * block (see `Control` in child.ts), never through messages, so a phase that never returns can be timed.
+ * block (see control.ts), never through messages, so a phase that never returns can be timed.
  *
  * @module
  */
 import { loadPyodide, type PyodideInterface } from "pyodide";
 import type { PyProxy } from "pyodide/ffi";
+import { Control } from "./control.ts";
 
 interface Init {
   type: "init";
@@ -223,7 +224,7 @@ try {
   py.setStdout({ write: (buffer: Uint8Array) => buffer.length });
   py.setStderr({ write: (buffer: Uint8Array) => buffer.length });
   py.setStdin({ error: true });
-  py.setInterruptBuffer(i32.subarray(0, 1));
+  py.setInterruptBuffer(i32.subarray(Control.INTERRUPT, Control.INTERRUPT + 1));
   py.registerJsModule("pyodide_js", {});
   // A private namespace rather than __main__, which answers could import and patch.
   checker = py.globals.get("dict")();
@@ -245,19 +246,19 @@ try {
 // messages instead.
 for (const name of ["log", "info", "warn", "error", "debug"] as const) console[name] = () => {};
 
-// Slot numbers mirror `Control` in child.ts. Returns true once the host has abandoned this worker.
+// Returns true once the harness process has abandoned this interpreter.
 const atomics = Atomics;
-const abandoned = () => atomics.load(i32, 6) !== 0;
+const abandoned = () => atomics.load(i32, Control.ABANDONED) !== 0;
 const mark = (kind: number, unit: number): boolean => {
-  if (atomics.load(i32, 6) !== 0) return true;
-  atomics.store(i32, 0, 0); // an interrupt still pending was aimed at an earlier phase
-  i32[2] = kind;
-  i32[4] = unit;
-  f64[4] = now();
-  atomics.add(i32, 1, 1);
+  if (abandoned()) return true;
+  atomics.store(i32, Control.INTERRUPT, 0); // an interrupt still pending was aimed at an earlier phase
+  i32[Control.KIND] = kind;
+  i32[Control.UNIT] = unit;
+  f64[Control.START] = now();
+  atomics.add(i32, Control.SEQ, 1);
   return false;
 };
-const targeted = () => atomics.load(i32, 5) === atomics.load(i32, 1);
+const targeted = () => atomics.load(i32, Control.TARGET) === atomics.load(i32, Control.SEQ);
 const functions = Object.fromEntries(
   ["install", "healthy", "run_answer", "compare_objects", "references", "judge", "evaluate_calls"].map((
     n,
@@ -278,7 +279,7 @@ functions.install(mark, targeted, init.maxOutputChars);
 const snapshot = role === "answer" ? heap().slice() : undefined;
 
 function run(job: Job): boolean {
-  atomics.store(i32, 3, job.id);
+  atomics.store(i32, Control.JOB, job.id);
   try {
     if (snapshot && job.fn === "run_answer") {
       heap().set(snapshot);
