@@ -6,7 +6,8 @@
  * - `model`: training and sampling tokens/s of the standard policy on tfjs, with and without the KV
  *   cache, beside a PyTorch twin of the same model (`--help` for its flags).
  * - `render`: headless Chromium page renders (full-page screenshots decoded to RGB) per second with pool
- *   sizes 1, 2, 4 and 8, or `--pool N` only, on `--pages P` synthetic ~100-line pages.
+ *   sizes 1, 2, 4 and 8, or `--pool N` only, on `--pages P` synthetic ~100-line pages; `--also PATH` measures
+ *   a second Chromium (e.g. Debian's) beside the default one in the same run.
  *
  * @module
  */
@@ -25,6 +26,9 @@ const RenderFlags = z.object({
   pool: z.coerce.number().int().min(1).optional().describe("only this pool size (default 1, 2, 4 and 8)"),
   pages: z.coerce.number().int().min(1).default(100).describe("synthetic pages per timed pass"),
   rounds: z.coerce.number().int().min(1).default(1).describe("timed passes over the pages"),
+  also: z.string().optional().describe(
+    "another Chromium binary measured beside the default one, each pool size in turn (e.g. /usr/bin/chromium)",
+  ),
 });
 
 /** Benchmarks by name: each parses the arguments after its name. */
@@ -45,6 +49,7 @@ const BENCHMARKS: Record<string, (args: string[]) => Promise<void>> = {
         poolSizes: flags.pool ? [flags.pool] : [1, 2, 4, 8],
         pages: flags.pages,
         rounds: flags.rounds,
+        browsers: flags.also ? [undefined, flags.also] : [undefined],
       });
       console.log(formatRenderBench(rows));
     }, args),

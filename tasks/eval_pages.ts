@@ -50,6 +50,7 @@ await runCli("eval-pages", Flags, async (flags) => {
   const baseline = play(DESIGNERS[flags.against](0));
   const renderer = await PageRenderer.create({ poolSize: flags.pool });
   const similarity = builtinSimilarity();
+  const browser = renderer.browser;
   let scores, reference;
   try {
     [scores, reference] = await scorePages(
@@ -77,6 +78,7 @@ await runCli("eval-pages", Flags, async (flags) => {
     n: tasks.length,
     maxRounds: flags.rounds,
     metric: similarity.name,
+    browser,
     "eval/similarity": sim,
     "eval/win_rate": win,
     "eval/mean_rounds": rounds,
@@ -86,7 +88,7 @@ await runCli("eval-pages", Flags, async (flags) => {
   const f = (x: number) => x.toFixed(3);
   console.log(
     `designer ${flags.designer} (seed ${flags.seed}) on ${tasks.length} ${flags.split} pages, ` +
-      `≤ ${flags.rounds} rounds, metric ${similarity.name}`,
+      `≤ ${flags.rounds} rounds, metric ${similarity.name}, browser ${browser}`,
   );
   console.log(`| metric | value [95% CI] |\n|---|---|`);
   console.log(`| similarity to the reference | ${f(sim.mean)} [${f(sim.lo)}, ${f(sim.hi)}] |`);

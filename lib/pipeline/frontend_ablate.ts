@@ -37,7 +37,7 @@ import { slug } from "./stages.ts";
 import { readJsonl } from "../util/jsonl.ts";
 import { claimRunFolder, RunFolder } from "./run_folder.ts";
 import { clearStaleLocks } from "./stages.ts";
-import { writeJson } from "../util/jsonl.ts";
+import { readJson, writeJson } from "../util/jsonl.ts";
 
 /** The frontend's metrics: similarity to the reference page, and the win rate against the mediocre designer. */
 export const FRONTEND_METRICS: MetricSpec<FrontendMetric>[] = [
@@ -51,7 +51,32 @@ export type FrontendMetric = "similarity" | "winRate";
 export interface FrontendResults
   extends RunResultsOf<"frontend", FrontendAblateConfig, FrontendMetric, FrontendMethod> {
   metric: string;
+  /** The browser every page was rendered with (see {@link PageRenderer.browser}). */
+  browser: string;
   opponent: { name: string; similarity: Estimate };
+}
+
+const BrowserClaim = z.object({ browser: z.string() });
+
+/**
+ * Records in `root/browser.json` which browser renders this run folder's pages, or refuses a folder whose
+ * pages another browser rendered: its stored rewards and scores would not be comparable to new ones.
+ */
+async function claimBrowser(root: string, browser: string): Promise<void> {
+  const path = `${root}/browser.json`;
+  let claimed: string | undefined;
+  try {
+    claimed = (await readJson(BrowserClaim, path)).browser;
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
+  if (claimed === undefined) await writeJson(path, BrowserClaim, { browser });
+  else if (claimed !== browser) {
+    throw new Error(
+      `${path}: this run folder's pages were rendered by ${claimed}, but this process renders with ` +
+        `${browser}; use another folder, or set CHROMIUM to the browser that made it`,
+    );
+  }
 }
 
 /**
@@ -76,6 +101,7 @@ export async function runFrontendAblation(
   const similarity = builtinSimilarity();
   const references: ReferenceCache = new Map();
   try {
+    await claimBrowser(root, renderer.browser);
     const runOf = (seed: number): FrontendRun => ({
       config,
       seed,
@@ -123,6 +149,7 @@ export async function runFrontendAblation(
       metrics: FRONTEND_METRICS,
       headline: "similarity",
       metric: similarity.name,
+      browser: renderer.browser,
       opponent: { name: "mediocre designer (seed 0)", similarity: bootstrapMean(vsOpponent) },
       methods,
       wallSeconds: (performance.now() - started) / 1000,
@@ -197,6 +224,6 @@ export function frontendMarkdownTable(results: FrontendResults): string {
   return resultsMarkdown(results, [
     `Reference agent (win rate 50 against itself): ${results.opponent.name}, similarity ${
       formatEstimate(results.opponent.similarity)
-    }; metric ${results.metric}.`,
+    }; metric ${results.metric}; rendered by ${results.browser}.`,
   ]);
 }

@@ -82,6 +82,8 @@ export function syntheticPages(count: number, lines = 100, seed = 0): string[] {
 
 /** One measured pool size. */
 export interface RenderBenchRow {
+  /** The browser: its reported version and where it came from (see `lib/util/browser.ts`). */
+  browser: string;
   /** Tabs in the pool. */
   poolSize: number;
   /** Pages rendered in the timed passes. */
@@ -107,12 +109,21 @@ export interface RenderBenchRow {
  * ```
  */
 export async function benchRender(
-  options: { poolSizes?: readonly number[]; pages?: number; rounds?: number; executablePath?: string } = {},
+  options: {
+    poolSizes?: readonly number[];
+    pages?: number;
+    rounds?: number;
+    /** Browsers measured side by side, per pool size in turn (`undefined`: the default, see `browserBinary`). */
+    browsers?: readonly (string | undefined)[];
+  } = {},
 ): Promise<RenderBenchRow[]> {
   const pages = syntheticPages(options.pages ?? 100);
   const rows: RenderBenchRow[] = [];
-  for (const poolSize of options.poolSizes ?? [1, 2, 4, 8]) {
-    const renderer = await PageRenderer.create({ poolSize, executablePath: options.executablePath });
+  const runs = (options.poolSizes ?? [1, 2, 4, 8]).flatMap((poolSize) =>
+    (options.browsers ?? [undefined]).map((executablePath) => ({ poolSize, executablePath }))
+  );
+  for (const { poolSize, executablePath } of runs) {
+    const renderer = await PageRenderer.create({ poolSize, executablePath });
     try {
       await renderer.renderAll(pages.slice(0, Math.max(poolSize * 2, 10))); // warm-up: tabs, fonts, caches
       let n = 0, failed = 0, height = 0;
@@ -126,6 +137,7 @@ export async function benchRender(
       }
       const seconds = (performance.now() - start) / 1000;
       rows.push({
+        browser: renderer.browser,
         poolSize,
         pages: n,
         failed,
@@ -146,7 +158,7 @@ export async function benchRender(
  * @example
  * ```ts
  * import { formatRenderBench } from "./render_bench.ts";
- * console.log(formatRenderBench([{ poolSize: 2, pages: 100, failed: 0, seconds: 10, pagesPerSecond: 10, meanHeight: 1500 }]));
+ * console.log(formatRenderBench([{ browser: "HeadlessChrome/153.0.8010.0", poolSize: 2, pages: 100, failed: 0, seconds: 10, pagesPerSecond: 10, meanHeight: 1500 }]));
  * ```
  */
 export function formatRenderBench(rows: readonly RenderBenchRow[]): string {
@@ -155,10 +167,10 @@ export function formatRenderBench(rows: readonly RenderBenchRow[]): string {
   return [
     machine,
     "",
-    "| pool | pages | failed | seconds | pages/s | mean height px |",
-    "|---:|---:|---:|---:|---:|---:|",
+    "| browser | pool | pages | failed | seconds | pages/s | mean height px |",
+    "|---|---:|---:|---:|---:|---:|---:|",
     ...rows.map((r) =>
-      `| ${r.poolSize} | ${r.pages} | ${r.failed} | ${r.seconds.toFixed(2)} | ${
+      `| ${r.browser} | ${r.poolSize} | ${r.pages} | ${r.failed} | ${r.seconds.toFixed(2)} | ${
         r.pagesPerSecond.toFixed(1)
       } | ${Math.round(r.meanHeight)} |`
     ),

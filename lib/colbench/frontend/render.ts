@@ -22,12 +22,17 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import puppeteer, { type Browser, type BrowserContext, type CDPSession, type Page } from "puppeteer-core";
+import type { Browser, BrowserContext, CDPSession, Page } from "puppeteer-core";
 import { decode } from "fast-png";
 import { Pool } from "./pool.ts";
+import {
+  type BrowserBinary,
+  browserBinary,
+  BrowserNotFoundError,
+  launchBrowser,
+} from "../../util/browser.ts";
 
-/** Where the renderer looks for Chromium unless told otherwise (Debian's `chromium` package). */
-export const DEFAULT_CHROMIUM = "/usr/bin/chromium";
+export { BrowserNotFoundError };
 
 /** Viewport width in CSS pixels (= screenshot width). */
 export const VIEWPORT_WIDTH = 1280;
@@ -86,7 +91,7 @@ export type RenderResult =
  * ```
  */
 export interface RenderOptions {
-  /** Chromium binary; default `$CHROMIUM`, else {@link DEFAULT_CHROMIUM}. */
+  /** Chromium binary; default `$CHROMIUM`, else the pinned npm browser (see `lib/util/browser.ts`). */
   executablePath?: string;
   /** Tabs rendering concurrently (default 4: on 2 cores, 4 tabs overlap layout, encode and decode best). */
   poolSize?: number;
@@ -102,26 +107,6 @@ export interface RenderOptions {
   stylesheet?: string;
 }
 
-/** Thrown by {@link PageRenderer.create} when no Chromium binary is at the path tried. */
-export class BrowserNotFoundError extends Error {
-  /**
-   * @param path the binary that was looked for
-   * @example
-   * ```ts
-   * import { BrowserNotFoundError } from "./render.ts";
-   * new BrowserNotFoundError("/nope").message.includes("apt-get install"); // true
-   * ```
-   */
-  constructor(readonly path: string) {
-    super(
-      `no Chromium at ${path}: install it with \`apt-get install -y --no-install-recommends chromium\` ` +
-        "(Debian/Ubuntu), or point the CHROMIUM environment variable (or the executablePath option) at a " +
-        "Chrome/Chromium binary",
-    );
-    this.name = "BrowserNotFoundError";
-  }
-}
-
 interface Tab {
   context: BrowserContext;
   page: Page;
@@ -131,31 +116,6 @@ interface Tab {
   blocked: number;
   /** The browser launch the tab belongs to. */
   launch: number;
-}
-
-/** Launches headless Chromium with the renderer's flags, its profile in `userDataDir`. */
-function launchChromium(executablePath: string, userDataDir: string): Promise<Browser> {
-  return puppeteer.launch({
-    executablePath,
-    headless: true,
-    userDataDir,
-    // Over a pipe, Chromium exits by itself when this process dies (EOF on its end), even on a crash
-    // that skips every exit handler: no orphaned browsers.
-    pipe: true,
-    // Renders are pure functions of the HTML: nothing may phone home, and `--host-resolver-rules`
-    // makes any request that slipped past interception fail to resolve.
-    args: [
-      "--no-sandbox", // we run as root in containers, where the sandbox cannot start
-      "--disable-gpu",
-      "--hide-scrollbars",
-      "--mute-audio",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      "--host-resolver-rules=MAP * ~NOTFOUND",
-    ],
-  });
 }
 
 /** Whether a browser process has neither exited nor been killed by a signal. */
@@ -269,7 +229,10 @@ export class PageRenderer {
   #fatal: Error | undefined;
   readonly #pool: Pool<Tab>;
   readonly #options: Required<Omit<RenderOptions, "executablePath">>;
-  readonly #executablePath: string;
+  /** The Chromium binary, with where it came from and which fonts it sees. */
+  readonly binary: BrowserBinary;
+  /** What Chromium reports itself as, e.g. `HeadlessChrome/153.0.8010.0`. */
+  readonly version: string;
   #closed = false;
   /** Kills the browser if the program exits without close(), so no Chromium outlives its renderer. */
   readonly #onUnload = () => {
@@ -279,14 +242,16 @@ export class PageRenderer {
 
   private constructor(
     browser: Browser,
-    options: Required<RenderOptions>,
+    binary: BrowserBinary,
+    version: string,
+    options: Required<Omit<RenderOptions, "executablePath">>,
     /** The Chromium profiles' directory (one per launch), removed on close; unique to this renderer. */
     readonly userDataDir: string,
   ) {
     this.#browser = browser;
-    const { executablePath, ...rest } = options;
-    this.#executablePath = executablePath;
-    this.#options = rest;
+    this.binary = binary;
+    this.version = version;
+    this.#options = options;
     this.#pool = new Pool(options.poolSize, () => this.#newTab(), (tab) => this.#closeTab(tab));
     globalThis.addEventListener("unload", this.#onUnload);
   }
@@ -303,26 +268,18 @@ export class PageRenderer {
    * ```
    */
   static async create(options: RenderOptions = {}): Promise<PageRenderer> {
-    const executablePath = options.executablePath ?? Deno.env.get("CHROMIUM") ?? DEFAULT_CHROMIUM;
-    try {
-      const stat = await Deno.stat(executablePath);
-      if (!stat.isFile) throw new BrowserNotFoundError(executablePath);
-    } catch (e) {
-      if (e instanceof BrowserNotFoundError || e instanceof Deno.errors.NotFound) {
-        throw new BrowserNotFoundError(executablePath);
-      }
-      throw e;
-    }
+    const binary = await browserBinary(options.executablePath);
     const userDataDir = await Deno.makeTempDir({ prefix: "sweet-kit-chromium-" });
     let browser: Browser;
+    let version: string;
     try {
-      browser = await launchChromium(executablePath, `${userDataDir}/0`);
+      browser = await launchBrowser(binary, { userDataDir: `${userDataDir}/0` });
+      version = await browser.version();
     } catch (e) {
       await Deno.remove(userDataDir, { recursive: true }).catch(() => {});
       throw e;
     }
-    const renderer = new PageRenderer(browser, {
-      executablePath,
+    const renderer = new PageRenderer(browser, binary, version, {
       poolSize: options.poolSize ?? 4,
       maxHeight: options.maxHeight ?? 4096,
       timeoutMs: options.timeoutMs ?? 10_000,
@@ -337,6 +294,11 @@ export class PageRenderer {
       throw e;
     }
     return renderer;
+  }
+
+  /** The browser as results record it: its version, then where it came from and its fonts. */
+  get browser(): string {
+    return `${this.version}, ${this.binary.label}`;
   }
 
   /** The browser's process id (for leak checks), if it is running. */
@@ -426,10 +388,10 @@ export class PageRenderer {
       if (dead && running(dead)) dead.kill("SIGKILL");
       const launch = this.#launch + 1;
       try {
-        this.#browser = await launchChromium(this.#executablePath, `${this.userDataDir}/${launch}`);
+        this.#browser = await launchBrowser(this.binary, { userDataDir: `${this.userDataDir}/${launch}` });
       } catch (e) {
         throw this.#fatal = new Error(
-          `Chromium went away and could not be started again (${this.#executablePath}): ` +
+          `Chromium went away and could not be started again (${this.binary.executablePath}): ` +
             (e instanceof Error ? e.message : String(e)),
         );
       }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { browserBinary } from "../../../lib/util/browser.ts";
 import {
   BrowserNotFoundError,
   injectStylesheet,
@@ -213,7 +214,7 @@ Deno.test(
     // A Chromium that starts once and never again: the loss is an error, not a failed page.
     const dir = await Deno.makeTempDir();
     const once = `${dir}/chromium-once`;
-    const chromium = Deno.env.get("CHROMIUM") ?? "/usr/bin/chromium";
+    const chromium = (await browserBinary()).executablePath;
     await Deno.writeTextFile(
       once,
       `#!/bin/sh\n[ -e "$0.used" ] && exit 1\ntouch "$0.used"\nexec ${chromium} "$@"\n`,
@@ -232,21 +233,32 @@ Deno.test("close() leaves no chromium process and removes the profile", opts, as
   ok(await r.render(GOOD("white")));
   const pid = r.pid;
   assert.ok(pid !== undefined);
-  const mine = () => {
-    const found: number[] = [];
-    for (const e of Deno.readDirSync("/proc")) {
-      if (!/^\d+$/.test(e.name)) continue;
-      try {
-        if (Deno.readTextFileSync(`/proc/${e.name}/cmdline`).includes(r.userDataDir)) found.push(+e.name);
-      } catch { /* exited meanwhile */ }
+  // The browser and every process below it (helpers may not name the profile on their command line).
+  const parentOf = (p: string) => {
+    try {
+      return +Deno.readTextFileSync(`/proc/${p}/stat`).replace(/^.*\) /s, "").split(" ")[1];
+    } catch {
+      return 0; // exited meanwhile
     }
-    return found;
   };
-  assert.ok(mine().length >= 2, "browser and its helpers are found before close");
+  const procs = [...Deno.readDirSync("/proc")].map((e) => e.name).filter((n) => /^\d+$/.test(n));
+  const tree = procs.filter((p) => {
+    for (let q = +p; q > 1; q = parentOf(String(q))) if (q === pid) return true;
+    return false;
+  });
+  assert.ok(tree.length >= 2, "browser and its helpers are found before close");
+  const alive = () =>
+    tree.filter((p) => {
+      try {
+        return Deno.readTextFileSync(`/proc/${p}/cmdline`).includes("chromium");
+      } catch {
+        return false;
+      }
+    });
   await r.close();
   // Child processes may need a moment to be reaped after the browser exits.
-  for (let i = 0; i < 50 && mine().length > 0; i++) await new Promise((res) => setTimeout(res, 100));
-  assert.deepEqual(mine(), []);
+  for (let i = 0; i < 50 && alive().length > 0; i++) await new Promise((res) => setTimeout(res, 100));
+  assert.deepEqual(alive(), []);
   await assert.rejects(() => Deno.stat(r.userDataDir), Deno.errors.NotFound);
   assert.equal((await r.render(GOOD("white"))).ok, false); // closed
 });
