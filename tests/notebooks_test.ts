@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { display, figureBundle, tableBundle } from "../lib/report/display.ts";
 import { jupyter } from "../lib/util/jupyter.ts";
+import { browserBinary, launchBrowser } from "../lib/util/browser.ts";
+import type { Page } from "puppeteer-core";
+import { decode } from "fast-png";
+import { JUPYTER, testNeeding } from "./need.ts";
 
 interface Output {
   output_type: string;
@@ -34,42 +38,55 @@ function cellsOf(path: string): Cell[] {
   return JSON.parse(Deno.readTextFileSync(path)).cells;
 }
 
-/** Debian's Chromium (or `CHROMIUM`), if installed. */
-function chromium(): string | undefined {
-  const candidates = [Deno.env.get("CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"];
-  return candidates.find((path) => {
-    try {
-      return path !== undefined && Deno.statSync(path).isFile;
-    } catch {
-      return false;
-    }
-  });
-}
-
-/** The page's DOM after headless Chromium ran its scripts (offline: a file URL, no network). */
-async function renderedDom(browser: string, page: string): Promise<string> {
+/** Opens `page` (a file) in the kit's headless Chromium, offline, scripts on, and hands over the tab. */
+async function inBrowser<T>(page: string, use: (tab: Page) => Promise<T>): Promise<T> {
   const profile = await Deno.makeTempDir({ prefix: "chromium-profile-" });
+  const browser = await launchBrowser(await browserBinary(), { userDataDir: profile });
   try {
-    const child = await new Deno.Command(browser, {
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        `--user-data-dir=${profile}`,
-        "--virtual-time-budget=15000",
-        "--dump-dom",
-        `file://${page}`,
-      ],
-      stdout: "piped",
-      stderr: "null",
-    }).output();
-    assert.ok(child.success, `${browser} failed on ${page}`);
-    return new TextDecoder().decode(child.stdout);
+    const tab = await browser.newPage();
+    await tab.setViewport({ width: 1280, height: 800 });
+    await tab.goto(`file://${page}`, { waitUntil: "load", timeout: 60_000 });
+    await new Promise((resolve) => setTimeout(resolve, 500)); // let scripts that ran on load draw
+    return await use(tab);
   } finally {
+    await browser.close();
     await Deno.remove(profile, { recursive: true });
   }
+}
+
+/**
+ * The charts visible in a full-page screenshot of `page`: each `<img>` of an output cell, cut from the
+ * screenshot at its box, counted if it is a drawn chart (at least 2% non-white pixels in at least 3
+ * colours), not blank space.
+ */
+async function visibleCharts(page: string): Promise<{ images: number; drawn: number }> {
+  return await inBrowser(page, async (tab) => {
+    const boxes = await tab.$$eval("img", (imgs) =>
+      imgs.map((img) => {
+        const r = img.getBoundingClientRect();
+        return { x: r.x, y: r.y, width: r.width, height: r.height }; // not scrolled: page coordinates
+      }));
+    const shot = decode(await tab.screenshot({ fullPage: true, type: "png" }));
+    const channels = shot.channels, data = shot.data as Uint8Array;
+    let drawn = 0;
+    for (const box of boxes.filter((b) => b.width >= 200 && b.height >= 100)) {
+      let ink = 0, total = 0;
+      const colours = new Set<number>();
+      for (let y = Math.ceil(box.y); y < Math.min(shot.height, box.y + box.height); y++) {
+        for (let x = Math.ceil(box.x); x < Math.min(shot.width, box.x + box.width); x++) {
+          const i = (y * shot.width + x) * channels;
+          const [r, g, b] = [data[i], data[i + 1], data[i + 2]];
+          total++;
+          if (r < 235 || g < 235 || b < 235) {
+            ink++;
+            colours.add((r >> 4) << 8 | (g >> 4) << 4 | b >> 4);
+          }
+        }
+      }
+      if (total > 0 && ink / total >= 0.02 && colours.size >= 3) drawn++;
+    }
+    return { images: boxes.length, drawn };
+  });
 }
 
 /** Every number a notebook printed, in order: what re-running must reproduce. */
@@ -82,9 +99,9 @@ function numbersOf(cells: readonly Cell[]): string[] {
   );
 }
 
-Deno.test({
-  name:
-    "notebooks: each runs headless on the smoke preset through Jupyter, every code cell has output, none errs",
+testNeeding(JUPYTER, {
+  name: "notebooks: each runs headless on the smoke preset through Jupyter, every code cell has output, " +
+    "none errs, and every chart shows in plain nbconvert HTML",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
@@ -119,14 +136,35 @@ Deno.test({
           assert.ok(html.indexOf("plotly.js v") < html.indexOf("Plotly.newPlot("), "plotly.js comes first");
         }
       }
-      const browser = chromium();
-      if (browser) {
-        // Plotly draws into an SVG; bars in it mean the data reached the chart, not just its axes.
-        const dom = await renderedDom(browser, await Deno.realPath(`${out}/03_main_results.html`));
-        assert.match(dom, /class="main-svg"/, "03_main_results.html: Plotly drew no chart in Chromium");
-        assert.match(dom, /class="trace bars"/, "03_main_results.html: the chart has no bars");
-      } else {
-        console.warn("Chromium not installed: the rendering check of 03_main_results.html is skipped");
+      // The kit's export (plotly.js inlined): Plotly draws into an SVG; bars in it mean the data reached
+      // the chart, not just its axes.
+      const kitHtml = await Deno.realPath(`${out}/03_main_results.html`);
+      const dom = await inBrowser(kitHtml, (tab) => tab.content());
+      assert.match(dom, /class="main-svg"/, "03_main_results.html: Plotly drew no chart in Chromium");
+      assert.match(dom, /class="trace bars"/, "03_main_results.html: the chart has no bars");
+      // Plain `jupyter nbconvert --to html`, as a colleague would export it: no plotly.js anywhere, so each
+      // chart must show as its static image.
+      const figures = cellsOf(`${out}/03_main_results.ipynb`).flatMap((c) => c.outputs ?? [])
+        .filter((o) => o.data?.["application/vnd.plotly.v1+json"] !== undefined);
+      assert.ok(figures.length >= 2, "03_main_results shows its charts");
+      for (const f of figures) assert.equal(typeof f.data?.["image/png"], "string", "each chart has a PNG");
+      const plain = await Deno.makeTempDir({ prefix: "notebook-plain-" });
+      try {
+        const exported = await new Deno.Command("jupyter", {
+          args: ["nbconvert", "--to", "html", `${out}/03_main_results.ipynb`, "--output-dir", plain],
+          stdout: "null",
+          stderr: "piped",
+        }).output();
+        assert.ok(exported.success, new TextDecoder().decode(exported.stderr).slice(-2000));
+        const plainHtml = `${plain}/03_main_results.html`;
+        assert.ok(
+          !(await Deno.readTextFile(plainHtml)).includes("plotly.js v"),
+          "plain export has no plotly.js",
+        );
+        const { images, drawn } = await visibleCharts(plainHtml);
+        assert.equal(drawn, figures.length, `${drawn} of ${figures.length} charts drawn (${images} images)`);
+      } finally {
+        await Deno.remove(plain, { recursive: true });
       }
       // Same preset and seeds, recomputed from nothing: the same numbers, digit for digit.
       const first = numbersOf(cellsOf(`${out}/03_main_results.ipynb`));

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { type Figure, figureHtml } from "./plotly.ts";
+import { base64, type Figure, figureHtml } from "./plotly.ts";
+import { figureImage } from "./figure_image.ts";
 import { jupyter } from "../util/jupyter.ts";
 
 /** Outputs keyed by MIME type (`text/plain`, `text/html`, `application/vnd.plotly.v1+json`, …). */
@@ -20,8 +21,32 @@ export interface DisplayOptions {
   update?: boolean;
 }
 
+const PLOTLY_MIME = "application/vnd.plotly.v1+json";
+let imageWarning = false;
+
 /**
- * Shows a MIME bundle: rich output in a notebook, its `text/plain` part on stdout elsewhere.
+ * A figure bundle with its static image added (`image/png`, and inside the HTML part), so that the chart
+ * shows wherever the notebook goes; the bundle unchanged (and one warning) when no browser can draw it.
+ */
+async function withImage(bundle: MimeBundle): Promise<MimeBundle> {
+  const figure = bundle[PLOTLY_MIME] as Figure | undefined;
+  if (!figure || "image/png" in bundle) return bundle;
+  let png: Uint8Array;
+  try {
+    png = await figureImage(figure);
+  } catch (e) {
+    if (!imageWarning) console.warn(`charts get no static image: ${e instanceof Error ? e.message : e}`);
+    imageWarning = true;
+    return bundle;
+  }
+  const id = /id="([^"]+)"/.exec(String(bundle["text/html"] ?? ""))?.[1] ??
+    `sweet-kit-figure-${++figureCount}`;
+  return { ...bundle, "image/png": base64(png), "text/html": figureHtml(id, figure, png) };
+}
+
+/**
+ * Shows a MIME bundle: rich output in a notebook, its `text/plain` part on stdout elsewhere. In a notebook
+ * a figure (see {@link figureBundle}) also gets a static PNG drawn by the kit's headless Chromium.
  *
  * @example
  * ```ts
@@ -35,6 +60,7 @@ export async function display(bundle: MimeBundle, options: DisplayOptions = {}):
     if (!options.update && typeof bundle["text/plain"] === "string") console.log(bundle["text/plain"]);
     return;
   }
+  bundle = await withImage(bundle);
   await api.display(bundle, {
     raw: true,
     ...(options.id ? { display_id: options.id } : {}),
@@ -60,7 +86,7 @@ let figureCount = 0;
 export function figureBundle(figure: Figure): MimeBundle {
   const title = (figure.layout.title as { text?: string } | undefined)?.text ?? "figure";
   return {
-    "application/vnd.plotly.v1+json": figure,
+    [PLOTLY_MIME]: figure,
     "text/html": figureHtml(`sweet-kit-figure-${++figureCount}`, figure),
     "text/plain": `[chart: ${title}]`,
   };

@@ -21,4 +21,5 @@ export {
   tableBundle,
   tableMarkdown,
 } from "./display.ts";
-export { type Figure, figureHtml, plotlySource } from "./plotly.ts";
+export { closeFigureImages, FIGURE_IMAGE_SIZE, figureImage } from "./figure_image.ts";
+export { base64, type Figure, figureHtml, plotlySource } from "./plotly.ts";

@@ -28,7 +28,9 @@ export function plotlySource(): Promise<string> {
 }
 
 /**
- * A `<div>` and the script that draws `figure` in it (the page must load plotly.js first).
+ * A `<div>` and the script that draws `figure` in it where the page has loaded plotly.js. With `png` (a
+ * static image of the figure, see `figure_image.ts`) the `<div>` holds that image until the script
+ * replaces it, so the chart also shows where no plotly.js runs (nbconvert's HTML, GitHub, nbviewer).
  *
  * @example
  * ```ts
@@ -36,10 +38,30 @@ export function plotlySource(): Promise<string> {
  * const html = figureHtml("fig1", { data: [{ type: "bar", x: ["a"], y: [1] }], layout: {} });
  * ```
  */
-export function figureHtml(id: string, figure: Figure): string {
+export function figureHtml(id: string, figure: Figure, png?: Uint8Array): string {
   const json = JSON.stringify(figure).replace(/</g, "\\u003c");
-  return `<div id="${id}" style="width:100%;height:460px"></div>\n` +
-    `<script>Plotly.newPlot(${
-      JSON.stringify(id)
-    }, ${json}.data, ${json}.layout, {responsive: true});</script>`;
+  const image = png
+    ? `<img alt="chart" style="max-width:100%" src="data:image/png;base64,${base64(png)}">`
+    : "";
+  const target = JSON.stringify(id);
+  return `<div id="${id}" style="width:100%;min-height:460px">${image}</div>\n` +
+    `<script>if (typeof Plotly !== "undefined") { document.getElementById(${target}).innerHTML = ""; ` +
+    `Plotly.newPlot(${target}, ${json}.data, ${json}.layout, {responsive: true}); }</script>`;
+}
+
+/**
+ * Bytes as base64.
+ *
+ * @example
+ * ```ts
+ * import { base64 } from "./plotly.ts";
+ * base64(new Uint8Array([1, 2, 3])); // "AQID"
+ * ```
+ */
+export function base64(bytes: Uint8Array): string {
+  let text = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(text);
 }

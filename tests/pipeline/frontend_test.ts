@@ -61,6 +61,17 @@ Deno.test("frontend pipeline (smoke): every stage runs, results are complete, a 
   const again = await runAblation(config, [0], root);
   assert.deepEqual(again.methods, first.methods);
   assert.ok((performance.now() - t0) / 1000 < 15, "the re-run recomputed stages");
+  // Results name the browser; a folder that another browser rendered is refused, naming both.
+  assert.match(first.browser, /^HeadlessChrome\/[\d.]+, /);
+  assert.ok(markdownTable(first).includes(`rendered by ${first.browser}`));
+  const claim = `${root}/browser.json`;
+  const browser = await Deno.readTextFile(claim);
+  await Deno.writeTextFile(claim, JSON.stringify({ browser: "Chrome/1.0, /elsewhere (system fonts)" }));
+  await assert.rejects(
+    () => runAblation(config, [0], root),
+    /browser\.json: this run folder's pages were rendered by Chrome\/1\.0, \/elsewhere .*, but this process renders with HeadlessChrome/,
+  );
+  await Deno.writeTextFile(claim, browser);
   // A critic trained otherwise than its method now trains it (a folder from before a change) is refused,
   // though its ranks, actor and evaluation exist.
   const criticFile = `${root}/seed-0/critics/sweet.json`;
