@@ -9,6 +9,9 @@ import type { PageRenderer, RenderResult } from "./render.ts";
 import { blackImage, type ImageSimilarity } from "./similarity.ts";
 import { pageDocument } from "./utility_css.ts";
 
+/** Pages rendered (and reduced to what the similarity compares) at a time by {@link scorePages}. */
+export const SCORE_CHUNK = 64;
+
 /** A scored page. */
 export interface PageScore {
   /** Similarity in [0, 1]. */
@@ -62,20 +65,33 @@ export async function scorePages(
     }
   }
   const missing = [...new Set(references.filter((html) => !cache.has(html)))];
-  const renders: RenderResult[] = await renderer.renderAll(
-    [...missing, ...pages.flat()].map(pageDocument),
-  );
-  for (const [k, html] of missing.entries()) {
-    const r = renders[k];
-    if (!r.ok) throw new Error(`reference page ${references.indexOf(html)} did not render: ${r.reason}`);
-    cache.set(html, await similarity.prepare(r.image));
+  const all = [...missing, ...pages.flat()];
+  // Rendered in chunks and reduced to what the similarity compares at once: full-page screenshots take
+  // megabytes each, so rendering everything first would hold gigabytes.
+  const prepared: { value: unknown; failure?: string }[] = [];
+  for (let start = 0; start < all.length; start += SCORE_CHUNK) {
+    const chunk = all.slice(start, start + SCORE_CHUNK);
+    const renders: RenderResult[] = await renderer.renderAll(chunk.map(pageDocument));
+    for (const [j, r] of renders.entries()) {
+      const k = start + j;
+      if (k < missing.length) {
+        if (!r.ok) {
+          throw new Error(`reference page ${references.indexOf(all[k])} did not render: ${r.reason}`);
+        }
+        cache.set(all[k], await similarity.prepare(r.image));
+      } else {
+        const value = await similarity.prepare(r.ok ? r.image : blackImage());
+        prepared.push(r.ok ? { value } : { value, failure: r.reason });
+      }
+    }
   }
-  return await Promise.all(pages.map((list, d) =>
-    Promise.all(list.map(async (_, i) => {
-      const page = renders[missing.length + references.length * d + i];
-      const prepared = await similarity.prepare(page.ok ? page.image : blackImage());
-      const value = similarity.compare(prepared, cache.get(references[i]));
-      return page.ok ? { similarity: value } : { similarity: value, failure: page.reason };
-    }))
-  ));
+  return pages.map((list, d) =>
+    list.map((_, i) => {
+      const page = prepared[references.length * d + i];
+      const value = similarity.compare(page.value, cache.get(references[i]));
+      return page.failure === undefined
+        ? { similarity: value }
+        : { similarity: value, failure: page.failure };
+    })
+  );
 }
