@@ -139,7 +139,8 @@ export async function reportHtml(results: RunResults): Promise<string> {
     ];
   const suite = results.family === "frontend" ? "frontend-design" : "backend-programming";
   const data = results.family === "frontend"
-    ? `${c.trainTasks} train pages × ${c.rollouts} rollouts; ${c.evalTasks} ${c.evalSplit} pages`
+    ? `${c.trainTasks} train pages × ${c.rollouts} rollouts; ${c.evalTasks} ${c.evalSplit} pages; rendered by ` +
+      escape(results.browser)
     : `${c.trainTasks} train tasks × ${c.rollouts} rollouts; ${c.evalTasks} ${c.evalSplit} tasks`;
   return `<!doctype html>
 <html><head><meta charset="utf-8"><title>SWEET-RL ablation (${escape(results.family)}, ${

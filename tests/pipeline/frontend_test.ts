@@ -63,7 +63,10 @@ Deno.test("frontend pipeline (smoke): every stage runs, results are complete, a 
   assert.ok((performance.now() - t0) / 1000 < 15, "the re-run recomputed stages");
   // Results name the browser; a folder that another browser rendered is refused, naming both.
   assert.match(first.browser, /^HeadlessChrome\/[\d.]+, /);
-  assert.ok(markdownTable(first).includes(`rendered by ${first.browser}`));
+  assert.ok(
+    markdownTable(first).includes(`rendered by ${first.browser}`) &&
+      html.includes(`rendered by ${first.browser}`),
+  );
   const claim = `${root}/browser.json`;
   const browser = await Deno.readTextFile(claim);
   await Deno.writeTextFile(claim, JSON.stringify({ browser: "Chrome/1.0, /elsewhere (system fonts)" }));
