@@ -40,7 +40,7 @@ import {
   revisedPage,
 } from "../agents/policy_designer.ts";
 import type { PageRenderer } from "../colbench/frontend/render.ts";
-import { type ReferenceCache, scorePages } from "../colbench/frontend/score.ts";
+import { type ReferenceCache, requireRendered, scorePages } from "../colbench/frontend/score.ts";
 import type { ImageSimilarity } from "../colbench/frontend/similarity.ts";
 import type { FrontendTask } from "../colbench/frontend/task.ts";
 import { designScorer, type Response, type ResponsePair, scoreDesignTurns } from "../rl/design_scorer.ts";
@@ -88,7 +88,9 @@ export const DesignEvalRow = z.object({
   taskId: z.string(),
   similarity: z.number().min(0).max(1),
   rounds: z.number().int().min(1),
-  failure: z.string().optional(),
+  failure: z.string().optional().describe(
+    "why the page did not render; only in files written before stages refused unrendered kit pages",
+  ),
 });
 /** One evaluated page. */
 export type DesignEvalRow = z.infer<typeof DesignEvalRow>;
@@ -128,7 +130,7 @@ async function playAndScore(
   tables: readonly number[][][],
   rngOf: (task: FrontendTask) => Rng,
   maxRounds: number,
-): Promise<{ rollout: Omit<DesignRollout, "task" | "rollout">; failure?: string }[]> {
+): Promise<{ rollout: Omit<DesignRollout, "task" | "rollout"> }[]> {
   const played = tasks.map((task, i) => {
     const designer = new DecidingDesigner("policy", sampler(tables[i], rngOf(task)));
     const episode = playDesignEpisode(task, designer, { maxRounds });
@@ -141,6 +143,7 @@ async function playAndScore(
     [played.map((p) => p.episode.finalHtml)],
     run.references,
   );
+  requireRendered(scores, tasks.map((t) => t.task_id), "scoring the policy's pages");
   return played.map(({ task, episode, designer }, i) => ({
     rollout: {
       taskId: task.task_id,
@@ -152,7 +155,6 @@ async function playAndScore(
       })),
       similarity: scores[i].similarity,
     },
-    ...(scores[i].failure ? { failure: scores[i].failure } : {}),
   }));
 }
 
@@ -423,11 +425,19 @@ export async function evaluateDesigns(
         taskId: p.rollout.taskId,
         similarity: p.rollout.similarity,
         rounds: p.rollout.rounds.length,
-        ...(p.failure ? { failure: p.failure } : {}),
       })),
     );
   });
-  return await readJsonl(DesignEvalRow, `${run.dir}/${path}`);
+  const rows = await readJsonl(DesignEvalRow, `${run.dir}/${path}`);
+  const failed = rows.filter((r) => r.failure !== undefined);
+  if (failed.length > 0) {
+    throw new Error(
+      `${run.dir}/${path}: ${failed.length} pages did not render (first ${failed[0].taskId}: ` +
+        `${failed[0].failure}) and were scored as black, by a kit from before unrendered pages were ` +
+        `refused; the machine, not the method, failed them. Remove the file and run again.`,
+    );
+  }
+  return rows;
 }
 
 /** The fixed reference agent of the win rate: the mediocre designer (seed 0) on the evaluation tasks. */
@@ -445,6 +455,7 @@ export async function opponentScores(run: FrontendRun): Promise<DesignEvalRow[]>
       [episodes.map((e) => e.finalHtml)],
       run.references,
     );
+    requireRendered(scores, run.evalTasks.map((t) => t.task_id), "scoring the mediocre designer");
     await writeJsonl(
       `${offlineDir(run.root)}/${file}`,
       DesignEvalRow,

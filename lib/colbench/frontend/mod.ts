@@ -106,7 +106,7 @@ export {
   type WinRate,
   winRate,
 } from "./similarity.ts";
-export { type PageScore, type ReferenceCache, scorePages } from "./score.ts";
+export { type PageScore, type ReferenceCache, requireRendered, scorePages } from "./score.ts";
 export {
   ALLOWED_VALUES,
   type DecidedField,

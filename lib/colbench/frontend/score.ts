@@ -85,6 +85,15 @@ export async function scorePages(
       }
     }
   }
+  // A page that failed inside a busy batch is tried once more on its own: a timeout while every tab was
+  // busy (or the machine was short of memory) is the machine's, not the page's. A page that fails again
+  // keeps the paper's rule and scores as black.
+  const flat = pages.flat();
+  for (const [k, page] of prepared.entries()) {
+    if (page.failure === undefined) continue;
+    const [r] = await renderer.renderAll([pageDocument(flat[k])]);
+    if (r.ok) prepared[k] = { value: await similarity.prepare(r.image) };
+  }
   return pages.map((list, d) =>
     list.map((_, i) => {
       const page = prepared[references.length * d + i];
@@ -93,5 +102,29 @@ export async function scorePages(
         ? { similarity: value }
         : { similarity: value, failure: page.failure };
     })
+  );
+}
+
+/**
+ * Throws when any of the kit's own pages did not render. A designer of the kit (scripted or a policy over
+ * design decisions) only ever writes small, well-formed pages, so a failure there is the machine's (a
+ * timeout under load, a crashed browser), never the designer's; scoring it as black would put the
+ * machine's trouble into a method's numbers. `what` names the stage, `ids[i]` the task of `scores[i]`.
+ *
+ * @example
+ * ```ts
+ * import { requireRendered } from "./score.ts";
+ * requireRendered([{ similarity: 0.8 }], ["page-test-00000"], "eval/sweet"); // fine
+ * ```
+ */
+export function requireRendered(scores: readonly PageScore[], ids: readonly string[], what: string): void {
+  const failed = scores.flatMap((s, i) => s.failure === undefined ? [] : [{ id: ids[i], why: s.failure }]);
+  if (failed.length === 0) return;
+  const first = failed.slice(0, 3).map((f) => `${f.id}: ${f.why}`).join("; ");
+  throw new Error(
+    `${what}: ${failed.length} of ${scores.length} of the kit's own pages did not render, even when tried ` +
+      `again alone (${first}${failed.length > 3 ? "; …" : ""}). The kit's pages always render, so the ` +
+      `machine is the cause (short of memory or CPU?); nothing was written. Run the same command again ` +
+      `to resume.`,
   );
 }
