@@ -36,7 +36,8 @@ async function denoTest(paths: string[], env: Record<string, string>) {
   }
   const { success } = await child.status;
   const plain = tail.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g"), ""); // colours off
-  const summary = [...plain.matchAll(/^(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/gm)].at(-1);
+  const summary = [...plain.matchAll(/^(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/gm)]
+    .at(-1);
   const [passed, failed] = [Number(summary?.[1] ?? 0), Number(summary?.[2] ?? 0)];
   return { success, passed, failed: failed || (success ? 0 : 1) };
 }
