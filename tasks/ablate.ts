@@ -10,6 +10,7 @@
 import { z } from "zod";
 import { exitWithParent, runCli } from "../lib/util/cli.ts";
 import { selectBackend } from "../lib/nn/backend.ts";
+import { BLAS_PROCESSES_VARIABLE } from "../lib/nn/blas.ts";
 import { METHODS } from "../lib/pipeline/config.ts";
 import { FRONTEND_METHODS } from "../lib/pipeline/frontend_config.ts";
 import { PRESETS, runConfig } from "../lib/pipeline/run_config.ts";
@@ -81,6 +82,8 @@ await runCli("ablate", Flags, async (flags) => {
       const children = Array.from({ length: flags.jobs }, () =>
         new Deno.Command(Deno.execPath(), {
           args: ["run", "-A", new URL(import.meta.url).pathname, ...args, "--worker", "--jobs", "1"],
+          // The native BLAS of each process takes its share of the cores, not all of them.
+          env: { [BLAS_PROCESSES_VARIABLE]: String(flags.jobs) },
           stdout: "null",
         }).spawn().status);
       const failed = (await Promise.all(children)).filter((status) => !status.success);

@@ -3,7 +3,7 @@
  * `deno fmt --check`, `deno lint`, `deno check` of the code, the type check of every `@example`
  * (`tasks/check_docs.ts`), then `deno test -A --parallel tests/`. With paths, only `deno test` on them.
  *
- * A test whose external need (a Jupyter client) this machine lacks is skipped, not failed (see
+ * A test whose external need (a Jupyter client, the system OpenBLAS) this machine lacks is skipped, not failed (see
  * `tests/need.ts`); the closing lines list each skip with its install command, and the last line counts
  * passed, failed and skipped tests. `SWEET_REQUIRE_ALL=1` turns every such skip into a failure (CI).
  *
@@ -11,6 +11,7 @@
  */
 import { z } from "zod";
 import { type Skip, SKIPS_FILE_VARIABLE } from "../tests/need.ts";
+import { BLAS_PROCESSES_VARIABLE } from "../lib/nn/blas.ts";
 
 const Skips = z.array(z.object({ test: z.string(), what: z.string(), install: z.string() }));
 
@@ -57,7 +58,14 @@ for (const args of checks) {
 }
 const skipsFile = await Deno.makeTempFile({ prefix: "sweet-test-skips-" });
 try {
-  const result = await denoTest(paths, { [SKIPS_FILE_VARIABLE]: skipsFile });
+  // `deno test --parallel` runs DENO_JOBS (default: one per core) test processes at once, and the native
+  // BLAS of each should take its share of the cores (lib/nn/blas.ts), not all of them.
+  const processes = Deno.env.get(BLAS_PROCESSES_VARIABLE) ?? Deno.env.get("DENO_JOBS") ??
+    String(navigator.hardwareConcurrency);
+  const result = await denoTest(paths, {
+    [SKIPS_FILE_VARIABLE]: skipsFile,
+    [BLAS_PROCESSES_VARIABLE]: processes,
+  });
   const lines = (await Deno.readTextFile(skipsFile)).split("\n").filter((l) => l.trim() !== "");
   const skips: Skip[] = Skips.parse(lines.map((l) => JSON.parse(l)));
   for (const s of skips) console.log(`skipped: ${s.test}\n  needs ${s.what}; install: ${s.install}`);

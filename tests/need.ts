@@ -1,9 +1,12 @@
 /**
- * Tests that need something outside the kit (a Jupyter client, …). On a machine that lacks it such a test
- * is skipped, never failed: its name says what it needs and the one-line install command, and it is
- * recorded for the test command's closing summary (`tasks/test.ts`). With `SWEET_REQUIRE_ALL=1` (set by
- * `.ci/run`) a missing need fails the test instead, so CI always runs everything.
+ * Tests that need something outside the kit (a Jupyter client, the system OpenBLAS, …). On a machine
+ * that lacks it such a test is skipped, never failed: its name says what it needs and the one-line
+ * install command, and it is recorded for the test command's closing summary (`tasks/test.ts`). With
+ * `SWEET_REQUIRE_ALL=1` (set by `.ci/run`) a missing need fails the test instead, so CI always runs
+ * everything.
  */
+
+import { BLAS_INSTALL, BLAS_VARIABLE, loadBlas } from "../lib/nn/blas.ts";
 
 /** Something a test needs that the kit does not install. */
 export interface Need {
@@ -33,6 +36,24 @@ export const JUPYTER: Need = {
   install:
     "apt-get install -y --no-install-recommends jupyter-nbconvert jupyter-core  # or: pip install nbconvert",
   present: () => onPath("jupyter") && onPath("jupyter-nbconvert"),
+};
+
+/** The system OpenBLAS, which the wasm backend's native matMul calls through FFI (lib/nn/blas.ts). */
+export const BLAS: Need = {
+  what: "the system OpenBLAS (libopenblas.so.0)",
+  install: `${BLAS_INSTALL}  # or: SWEET_BLAS=/path/to/libopenblas.so`,
+  present: () => {
+    // Whether one can be loaded, even when this run turned it off (the tests turn it on and off).
+    const named = Deno.env.get(BLAS_VARIABLE);
+    if (named?.trim() === "off") Deno.env.delete(BLAS_VARIABLE);
+    try {
+      return "sgemm" in loadBlas();
+    } catch {
+      return false;
+    } finally {
+      if (named !== undefined) Deno.env.set(BLAS_VARIABLE, named);
+    }
+  },
 };
 
 /** A skipped test as the summary lists it. */

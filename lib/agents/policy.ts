@@ -52,7 +52,7 @@ export interface TurnSampling {
   /** Most tokens per turn. */
   maxTokens: number;
   rng: Rng;
-  /** Prompts decoded together (results do not depend on it). */
+  /** Prompts decoded together (results do not depend on it, beyond rounding with the native BLAS). */
   sampleBatchSize?: number;
 }
 

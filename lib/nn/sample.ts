@@ -3,7 +3,8 @@
  * row's next token sits in the same column; positions count real tokens only and padded keys are masked,
  * so a row's logits are the same as when it runs alone (tests/nn_sample_test.ts). The categorical draw
  * happens in JavaScript with the kit's {@link Rng}, so runs are reproducible; each prompt gets its own
- * stream, so results do not depend on batch composition or `sampleBatchSize`.
+ * stream, so results do not depend on batch composition or `sampleBatchSize` (bit for bit on the stock
+ * wasm kernels; with the native BLAS matMul, ./blas.ts, log-probabilities only up to rounding).
  *
  * @module
  */

@@ -181,8 +181,9 @@ const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x.toPrecision(3));
 
 function table(r: Omit<ModelBenchResult, "table">): string {
   const t = r.tfjs, p = r.torch;
-  const name = `tfjs ${r.backend.backend}${
-    r.backend.simd ? " simd" : ""
+  const blas = r.backend.blas;
+  const name = `tfjs ${r.backend.backend}${r.backend.simd ? " simd" : ""}${
+    blas ? ` + ${blas.version.split(" ").slice(0, 2).join(" ")} ${blas.threads} thr` : ""
   } (best of ${r.options.workers} workers)`;
   const torchName = p ? `torch ${p.version} (best of ${r.options.threads} threads)` : "torch";
   const thr = (n?: number) => (n ? ` (${n} thr)` : "");

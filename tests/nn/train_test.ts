@@ -6,6 +6,7 @@ import { type LogProbBatch, maskedLogProbs } from "../../lib/nn/logprobs.ts";
 import { Transformer } from "../../lib/nn/model.ts";
 import { Adam, clipByGlobalNorm, learningRate } from "../../lib/nn/optim.ts";
 import { MetricsLog, microBatches, trainStep } from "../../lib/nn/train.ts";
+import { onWasm, wasmEngines } from "./engine.ts";
 
 await selectBackend("wasm", { quiet: true });
 
@@ -65,17 +66,26 @@ Deno.test("optim: global-norm clipping scales all gradients together", () => {
   tf.dispose([...Object.values(grads), ...Object.values(kept.grads)]);
 });
 
-Deno.test("train: accumulating two micro-batches equals one step on both together", () => {
-  const a = new Transformer(modelConfig("tiny")), b = a.clone();
-  const adamA = new Adam(a.variables()), adamB = new Adam(b.variables());
-  const rows = BATCH.tokens.map((tokens, i) => ({ tokens: [tokens], mask: [BATCH.mask[i]] }));
-  const split = trainStep(a, adamA, rows, nll, { lr: 1e-2 });
-  const whole = trainStep(b, adamB, [BATCH], nll, { lr: 1e-2 });
-  assert.ok(Math.abs(split.loss - whole.loss) < 1e-5 && Math.abs(split.gradNorm - whole.gradNorm) < 1e-4);
-  const wa = a.getWeights(), wb = b.getWeights();
-  wa.forEach((w, i) => assert.ok(w.data.every((x, j) => Math.abs(x - wb[i].data[j]) < 1e-6), w.name));
-  [a, b].forEach((m) => m.dispose());
-  [adamA, adamB].forEach((o) => o.dispose());
+Deno.test("train: accumulating two micro-batches equals one step on both together", async () => {
+  for (const blas of await wasmEngines()) {
+    await onWasm(blas, () => {
+      const a = new Transformer(modelConfig("tiny")), b = a.clone();
+      const adamA = new Adam(a.variables()), adamB = new Adam(b.variables());
+      const rows = BATCH.tokens.map((tokens, i) => ({ tokens: [tokens], mask: [BATCH.mask[i]] }));
+      const split = trainStep(a, adamA, rows, nll, { lr: 1e-2 });
+      const whole = trainStep(b, adamB, [BATCH], nll, { lr: 1e-2 });
+      assert.ok(Math.abs(split.loss - whole.loss) < 1e-5 && Math.abs(split.gradNorm - whole.gradNorm) < 1e-4);
+      // The native BLAS rounds a row's sums differently with the batch's shape (stock: 2e-7 here, BLAS:
+      // 7e-6), and Adam's first step, about lr · sign(g), magnifies that for the near-zero gradients.
+      const tolerance = blas ? 2e-5 : 1e-6;
+      const wa = a.getWeights(), wb = b.getWeights();
+      wa.forEach((w, i) =>
+        assert.ok(w.data.every((x, j) => Math.abs(x - wb[i].data[j]) < tolerance), w.name)
+      );
+      [a, b].forEach((m) => m.dispose());
+      [adamA, adamB].forEach((o) => o.dispose());
+    });
+  }
 });
 
 Deno.test("train: a tiny model memorises a batch, and steps leak no tensors", () => {
