@@ -1,7 +1,8 @@
 /**
  * Model benchmark: training throughput (forward + backward + clip + Adam) and sampling throughput with
- * and without the KV cache on the tfjs backend, then the same model in the PyTorch twin
- * (tasks/bench/torch_twin.py) in the same run, as a markdown table with the ratios.
+ * and without the KV cache on the tfjs backend (on wasm: the stock XNNPACK kernels and, where the system
+ * OpenBLAS loads, the native matMul of lib/nn/blas.ts, one after the other), then the same model in the
+ * PyTorch twin (tasks/bench/torch_twin.py) in the same run, as one markdown table with the ratios.
  *
  * Run it as `deno task bench model` (wired by tasks/bench.ts) or directly:
  * `deno run -A tasks/bench/model_bench.ts --batch 8 --seq-len 256`.
@@ -12,6 +13,7 @@ import { z } from "zod";
 import { runCli } from "../../lib/util/cli.ts";
 import { Rng } from "../../lib/util/rng.ts";
 import { type BackendInfo, type BackendName, selectBackend } from "../../lib/nn/backend.ts";
+import { BLAS_INSTALL, BLAS_VARIABLE } from "../../lib/nn/blas.ts";
 import { type ModelConfig, modelConfig, PRESETS } from "../../lib/nn/config.ts";
 import { parameterCount, Transformer } from "../../lib/nn/model.ts";
 import { Adam } from "../../lib/nn/optim.ts";
@@ -50,6 +52,9 @@ export const ModelBenchOptions = z.object({
     "tfjs training replicas to try (Deno Workers, one core each; best is reported)",
   ),
   python: z.string().default("/usr/bin/python3").describe("python with torch installed"),
+  engines: z.string().default("stock,blas").describe(
+    "wasm engines to run, side by side: stock (XNNPACK) and blas (matMul in the system OpenBLAS, when present)",
+  ),
 });
 /** Parsed {@link ModelBenchOptions}. */
 export type ModelBenchOptions = z.output<typeof ModelBenchOptions>;
@@ -61,12 +66,12 @@ export interface Throughput {
   sampleTokensPerS: number;
 }
 
-/** Everything a run measured. */
-export interface ModelBenchResult {
+/** What one tfjs engine measured. */
+export interface EngineResult {
+  /** The backend as selected, with the BLAS behind its matMul if any. */
   backend: BackendInfo;
-  config: ModelConfig;
-  parameters: number;
-  options: ModelBenchOptions;
+  /** Short name for the table, e.g. `wasm` or `wasm + OpenBLAS 0.3.21 (2 thr)`. */
+  label: string;
   tfjs: Throughput & {
     sampleUncachedTokensPerS: number;
     cacheSpeedup: number;
@@ -74,6 +79,19 @@ export interface ModelBenchResult {
     trainWorkers: number;
     byWorkers: Record<string, Pick<Throughput, "trainTokensPerS" | "stepSeconds">>;
   };
+  /** tfjs / torch. */
+  ratios?: { train: number; sample: number };
+}
+
+/** Everything a run measured. */
+export interface ModelBenchResult {
+  config: ModelConfig;
+  parameters: number;
+  options: ModelBenchOptions;
+  /** One per engine run, in the order asked (an engine this machine lacks is left out, see `skipped`). */
+  engines: EngineResult[];
+  /** Engines asked for and not run, with why. */
+  skipped: string[];
   /** Best of the thread counts tried, per metric. */
   torch?: Throughput & {
     version: string;
@@ -82,8 +100,6 @@ export interface ModelBenchResult {
     byThreads: Record<string, unknown>;
   };
   torchSkipped?: string;
-  /** tfjs / torch. */
-  ratios?: { train: number; sample: number };
   table: string;
 }
 
@@ -180,28 +196,31 @@ async function runTwin(
 const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x.toPrecision(3));
 
 function table(r: Omit<ModelBenchResult, "table">): string {
-  const t = r.tfjs, p = r.torch;
-  const blas = r.backend.blas;
-  const name = `tfjs ${r.backend.backend}${r.backend.simd ? " simd" : ""}${
-    blas ? ` + ${blas.version.split(" ").slice(0, 2).join(" ")} ${blas.threads} thr` : ""
-  } (best of ${r.options.workers} workers)`;
+  const p = r.torch, es = r.engines;
   const torchName = p ? `torch ${p.version} (best of ${r.options.threads} threads)` : "torch";
   const thr = (n?: number) => (n ? ` (${n} thr)` : "");
   const ratio = (a: number, b?: number) => (b ? `${(a / b).toFixed(2)}×` : "–");
+  const cells = (f: (e: EngineResult) => string) => es.map(f).join(" | ");
+  const ratios = (f: (e: EngineResult) => number, b?: number) => es.map((e) => ratio(f(e), b)).join(" | ");
+  const blank = es.map(() => "").join(" | ");
   const lines = [
-    `| metric | ${name} | ${torchName} | tfjs / torch |`,
-    "|---|---|---|---|",
-    `| training tokens/s (fwd+bwd+Adam) | ${fmt(t.trainTokensPerS)}${
-      t.trainWorkers > 1 ? ` (${t.trainWorkers} workers)` : ""
+    `| metric | ${cells((e) => `tfjs ${e.label}`)} | ${torchName} | ${cells((e) => `${e.label} / torch`)} |`,
+    `|---|${es.map(() => "---|").join("")}---|${es.map(() => "---|").join("")}`,
+    `| training tokens/s (fwd+bwd+Adam), best of ${r.options.workers} workers | ${
+      cells((e) =>
+        fmt(e.tfjs.trainTokensPerS) + (e.tfjs.trainWorkers > 1 ? ` (${e.tfjs.trainWorkers} workers)` : "")
+      )
     } | ${p ? fmt(p.trainTokensPerS) + thr(p.trainThreads) : "–"} | ${
-      ratio(t.trainTokensPerS, p?.trainTokensPerS)
+      ratios((e) => e.tfjs.trainTokensPerS, p?.trainTokensPerS)
     } |`,
-    `| training step seconds | ${fmt(t.stepSeconds)} | ${p ? fmt(p.stepSeconds) : "–"} | |`,
-    `| sampling tokens/s, KV cache | ${fmt(t.sampleTokensPerS)} | ${
+    `| training step seconds | ${cells((e) => fmt(e.tfjs.stepSeconds))} | ${
+      p ? fmt(p.stepSeconds) : "–"
+    } | ${blank} |`,
+    `| sampling tokens/s, KV cache | ${cells((e) => fmt(e.tfjs.sampleTokensPerS))} | ${
       p ? fmt(p.sampleTokensPerS) + thr(p.sampleThreads) : "–"
-    } | ${ratio(t.sampleTokensPerS, p?.sampleTokensPerS)} |`,
-    `| sampling tokens/s, no cache | ${fmt(t.sampleUncachedTokensPerS)} | | |`,
-    `| KV-cache speed-up | ${t.cacheSpeedup.toFixed(1)}× | | |`,
+    } | ${ratios((e) => e.tfjs.sampleTokensPerS, p?.sampleTokensPerS)} |`,
+    `| sampling tokens/s, no cache | ${cells((e) => fmt(e.tfjs.sampleUncachedTokensPerS))} | | ${blank} |`,
+    `| KV-cache speed-up | ${cells((e) => `${e.tfjs.cacheSpeedup.toFixed(1)}×`)} | | ${blank} |`,
   ];
   const o = r.options, c = r.config;
   const setup =
@@ -210,8 +229,50 @@ function table(r: Omit<ModelBenchResult, "table">): string {
       (r.parameters / 1e6).toFixed(2)
     }M params; train ${o.batch}×${o.seqLen}, ` +
     `sample ${o.prompts} prompts × ${o.promptLen} + ${o.newTokens} new`;
-  return [setup, "", ...lines, ...(r.torchSkipped ? ["", `PyTorch twin skipped: ${r.torchSkipped}`] : [])]
-    .join("\n");
+  const notes = [
+    ...r.skipped.map((s) => `engine skipped: ${s}`),
+    ...(r.torchSkipped ? [`PyTorch twin skipped: ${r.torchSkipped}`] : []),
+  ];
+  return [setup, "", ...lines, ...(notes.length ? ["", ...notes] : [])].join("\n");
+}
+
+/** The engine's name for the table. */
+function engineLabel(b: BackendInfo): string {
+  const base = `${b.backend}${b.simd ? " simd" : ""}`;
+  return b.blas
+    ? `${base} + ${b.blas.version.split(" ").slice(0, 2).join(" ")} (${b.blas.threads} thr)`
+    : base;
+}
+
+/** Measures training and sampling on the engine now selected. */
+async function measureEngine(model: Transformer, o: ModelBenchOptions, backend: BackendInfo) {
+  const label = engineLabel(backend);
+  const byWorkers: Record<string, Pick<Throughput, "trainTokensPerS" | "stepSeconds">> = {};
+  for (const replicas of o.workers.split(",").map(Number)) {
+    console.error(
+      `[${label}] training ${o.steps} steps of ${o.batch}×${o.seqLen} tokens on ${replicas} replica(s)…`,
+    );
+    byWorkers[replicas] = await measureTraining(model, o, replicas);
+  }
+  const [trainWorkers, train] = Object.entries(byWorkers)
+    .sort((a, b) => b[1].trainTokensPerS - a[1].trainTokensPerS)[0];
+  console.error(`[${label}] sampling with the KV cache…`);
+  const sampleTokensPerS = measureSampling(model, o, true);
+  console.error(`[${label}] sampling without a cache…`);
+  const sampleUncachedTokensPerS = measureSampling(model, o, false);
+  const engine: EngineResult = {
+    backend,
+    label,
+    tfjs: {
+      ...train,
+      trainWorkers: Number(trainWorkers),
+      byWorkers,
+      sampleTokensPerS,
+      sampleUncachedTokensPerS,
+      cacheSpeedup: sampleTokensPerS / sampleUncachedTokensPerS,
+    },
+  };
+  return engine;
 }
 
 /**
@@ -221,54 +282,62 @@ function table(r: Omit<ModelBenchResult, "table">): string {
  * ```ts
  * import { benchModel } from "./model_bench.ts";
  * const result = await benchModel({ preset: "tiny", batch: 4, seqLen: 32, steps: 2, torch: false });
- * console.log(result.tfjs.trainTokensPerS);
+ * console.log(result.engines.map((e) => `${e.label}: ${e.tfjs.trainTokensPerS}`));
  * ```
  */
 export async function benchModel(
   options: Partial<z.input<typeof ModelBenchOptions>> = {},
 ): Promise<ModelBenchResult> {
   const o = ModelBenchOptions.parse(options);
-  const backend = await selectBackend(o.backend as BackendName | undefined);
+  const name = (o.backend ?? Deno.env.get("TFJS_BACKEND") ?? "wasm") as BackendName;
   const config = modelConfig(o.preset, o.vocabSize ? { vocabSize: o.vocabSize } : {});
   if (o.seqLen > config.contextLength || o.promptLen + o.newTokens > config.contextLength) {
     throw new RangeError(`sequence lengths exceed the context length ${config.contextLength}`);
   }
-  const model = new Transformer(config);
+  const asked = o.engines.split(",").map((e) => e.trim()).filter((e) => e !== "");
+  for (const e of asked) {
+    if (e !== "stock" && e !== "blas") throw new RangeError(`--engines: unknown engine "${e}" (stock, blas)`);
+  }
+  // Other backends have one engine; wasm has the stock kernels and, where a BLAS loads, the native matMul.
+  const runs = name === "wasm" ? asked : ["stock"];
+  const engines: EngineResult[] = [];
+  const skipped: string[] = [];
+  const before = Deno.env.get(BLAS_VARIABLE);
+  let model: Transformer | undefined;
   try {
-    const byWorkers: Record<string, Pick<Throughput, "trainTokensPerS" | "stepSeconds">> = {};
-    for (const replicas of o.workers.split(",").map(Number)) {
-      console.error(`training ${o.steps} steps of ${o.batch}×${o.seqLen} tokens on ${replicas} replica(s)…`);
-      byWorkers[replicas] = await measureTraining(model, o, replicas);
+    for (const engine of runs) {
+      if (name === "wasm") {
+        if (engine === "stock") Deno.env.set(BLAS_VARIABLE, "off");
+        else if (before === undefined || before.trim() === "off") Deno.env.delete(BLAS_VARIABLE);
+        else Deno.env.set(BLAS_VARIABLE, before);
+      }
+      const backend = await selectBackend(name);
+      if (engine === "blas" && backend.blas === undefined) {
+        skipped.push(`blas: no OpenBLAS loads here (${BLAS_INSTALL}, or ${BLAS_VARIABLE}=/path)`);
+        continue;
+      }
+      // The same weights on every engine (selecting wasm again keeps its tensors; only the matMul changes).
+      model ??= new Transformer(config);
+      engines.push(await measureEngine(model, o, backend));
     }
-    const [trainWorkers, train] = Object.entries(byWorkers)
-      .sort((a, b) => b[1].trainTokensPerS - a[1].trainTokensPerS)[0];
-    console.error("sampling with the KV cache…");
-    const sampleTokensPerS = measureSampling(model, o, true);
-    console.error("sampling without a cache…");
-    const sampleUncachedTokensPerS = measureSampling(model, o, false);
     const result: Omit<ModelBenchResult, "table"> = {
-      backend,
       config,
       parameters: parameterCount(config),
       options: o,
-      tfjs: {
-        ...train,
-        trainWorkers: Number(trainWorkers),
-        byWorkers,
-        sampleTokensPerS,
-        sampleUncachedTokensPerS,
-        cacheSpeedup: sampleTokensPerS / sampleUncachedTokensPerS,
-      },
+      engines,
+      skipped,
     };
     if (o.torch) {
       console.error(`PyTorch twin (threads ${o.threads})…`);
       const twin = await runTwin(config, o);
       if (twin.ok) {
         result.torch = twin.value;
-        result.ratios = {
-          train: train.trainTokensPerS / twin.value.trainTokensPerS,
-          sample: sampleTokensPerS / twin.value.sampleTokensPerS,
-        };
+        for (const e of engines) {
+          e.ratios = {
+            train: e.tfjs.trainTokensPerS / twin.value.trainTokensPerS,
+            sample: e.tfjs.sampleTokensPerS / twin.value.sampleTokensPerS,
+          };
+        }
       } else {
         result.torchSkipped = twin.reason;
       }
@@ -279,7 +348,9 @@ export async function benchModel(
     console.log(full.table);
     return full;
   } finally {
-    model.dispose();
+    model?.dispose();
+    if (before === undefined) Deno.env.delete(BLAS_VARIABLE);
+    else Deno.env.set(BLAS_VARIABLE, before);
   }
 }
 

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { benchHarness } from "../../tasks/bench/harness_bench.ts";
 import { benchModel } from "../../tasks/bench/model_bench.ts";
+import { BLAS } from "../need.ts";
 
 Deno.test({
-  name: "bench model: tiny smoke run measures every tfjs number for each replica count",
+  name: "bench model: tiny smoke run measures every tfjs number for each engine and replica count",
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
@@ -18,11 +19,18 @@ Deno.test({
       torch: false,
       workers: "1,2",
     });
-    assert.deepEqual(Object.keys(r.tfjs.byWorkers).sort(), ["1", "2"]);
-    for (const x of [r.tfjs.trainTokensPerS, r.tfjs.sampleTokensPerS, r.tfjs.sampleUncachedTokensPerS]) {
-      assert.ok(x > 0 && Number.isFinite(x));
+    // Both wasm engines side by side: the stock kernels always, the native BLAS where this machine has one.
+    const blas = BLAS.present();
+    assert.deepEqual(r.engines.map((e) => e.backend.blas !== undefined), blas ? [false, true] : [false]);
+    assert.equal(r.skipped.length, blas ? 0 : 1);
+    for (const { tfjs, label } of r.engines) {
+      assert.deepEqual(Object.keys(tfjs.byWorkers).sort(), ["1", "2"]);
+      for (const x of [tfjs.trainTokensPerS, tfjs.sampleTokensPerS, tfjs.sampleUncachedTokensPerS]) {
+        assert.ok(x > 0 && Number.isFinite(x));
+      }
+      assert.equal(tfjs.trainTokensPerS, tfjs.byWorkers[tfjs.trainWorkers].trainTokensPerS);
+      assert.ok(r.table.includes(`tfjs ${label}`), `${label} in\n${r.table}`);
     }
-    assert.equal(r.tfjs.trainTokensPerS, r.tfjs.byWorkers[r.tfjs.trainWorkers].trainTokensPerS);
     assert.match(r.table, /training tokens\/s/);
     assert.match(r.torchSkipped ?? "", /disabled/);
   },
