@@ -89,6 +89,20 @@ function sliceInPlace(backend: WasmHeap, x: tf.TensorInfo, begin: number[], size
 let activeBlas: Blas | undefined;
 
 /**
+ * Whether matrix products run in the native BLAS now (the wasm backend with a BLAS loaded): then
+ * transposed and batched products are as fast as plain ones, and ./ops.ts drops its wasm workarounds.
+ *
+ * @example
+ * ```ts
+ * import { nativeMatMul } from "./backend.ts";
+ * console.log(nativeMatMul() ? "matMul in OpenBLAS" : "stock kernels");
+ * ```
+ */
+export function nativeMatMul(): boolean {
+  return activeBlas !== undefined && tf.getBackend() === "wasm";
+}
+
+/**
  * `BatchMatMul` through {@link activeBlas}: one `cblas_sgemm` per batch on views of the wasm heap (no
  * copies), or one for the whole batch when `b` is shared and `a` is not transposed. Returns undefined
  * where the stock kernel should run instead: no BLAS, not float32, an empty product, or a broadcast

@@ -9,15 +9,26 @@
  * - `tf.gather`'s gradient needs `UnsortedSegmentSum`, which wasm lacks; {@link gatherRows} scatters the
  *   gradient in JavaScript instead (a one-hot matMul would cost V·N·D FLOPs: ~250 ms per step at V=2048).
  *
- * On other backends the same functions fall back to the ordinary tfjs ops, which are fast there.
+ * On other backends, and on wasm with the native BLAS matMul (./blas.ts), which runs transposed and
+ * batched products at full speed, the products use the ordinary tfjs forms instead.
  *
  * @module
  */
 import * as tf from "@tensorflow/tfjs";
+import { nativeMatMul } from "./backend.ts";
 
 /** Whether the per-slice and JavaScript-scatter workarounds should be used. */
 function onWasm(): boolean {
   return tf.getBackend() === "wasm";
+}
+
+/**
+ * Whether transposed and batched products are slow here (the stock wasm kernels), so that gradients
+ * use explicit transposes and attention runs per slice. Not with the native BLAS (./blas.ts), which runs
+ * every variant at full speed: there the plain tfjs forms do less work.
+ */
+function slowTransposedProducts(): boolean {
+  return onWasm() && !nativeMatMul();
 }
 
 /** Largest power of two ≤ 64 dividing `n`. */
@@ -45,7 +56,10 @@ export function transpose2d(x: tf.Tensor2D): tf.Tensor2D {
   return tf.reshape(tf.transpose(tf.reshape(x, [m / a, a, n / b, b]), [2, 3, 0, 1]), [n, m]);
 }
 
-/** `[M, K] @ [K, N]` whose backward pass uses explicit transposes (fast on wasm, harmless elsewhere). */
+/**
+ * `[M, K] @ [K, N]` whose backward pass uses explicit transposes on the stock wasm kernels (fast there,
+ * harmless elsewhere) and transposed products where those are fast (the native BLAS, other backends).
+ */
 const matmulGrad = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
   const [x, w, save] = args as [tf.Tensor2D, tf.Tensor2D, tf.GradSaveFunc];
   save([x, w]);
@@ -54,6 +68,7 @@ const matmulGrad = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
     gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
       const [xs, ws] = saved as tf.Tensor2D[];
       const g = dy as tf.Tensor2D;
+      if (!slowTransposedProducts()) return [tf.matMul(g, ws, false, true), tf.matMul(xs, g, true, false)];
       // dW = xᵀ·dy, or (dyᵀ·x)ᵀ when x is the wider operand: transposing the narrower matrix and
       // multiplying with more rows measured 28% faster for [2048, 1024] → 256 and slower the other way.
       const dw = xs.shape[1] > g.shape[1]
@@ -93,7 +108,10 @@ export function matmulConst(x: tf.Tensor2D, c: tf.Tensor2D): tf.Tensor2D {
     const [input] = args as [tf.Tensor2D];
     return {
       value: tf.matMul(input, c),
-      gradFunc: (dy: tf.Tensor) => tf.matMul(dy as tf.Tensor2D, transpose2d(c)),
+      gradFunc: (dy: tf.Tensor) =>
+        slowTransposedProducts()
+          ? tf.matMul(dy as tf.Tensor2D, transpose2d(c))
+          : tf.matMul(dy as tf.Tensor2D, c, false, true),
     };
   });
   return f(x) as tf.Tensor2D;
@@ -258,9 +276,10 @@ function attentionSlices(
  * Masked entries use -1e9, not -Infinity, so a fully masked row (a left-padding query) gives a finite,
  * unused output instead of NaNs that would leak through 0·NaN in later products.
  *
- * On wasm the products run per slice as plain 2-D matMuls (measured at T=768, dh=64, G=32: 90 ms per
- * product versus 1030 ms batched; at T=128, dh=32, G=64: 6 ms versus 26 ms), and the backward pass is
- * written out with explicit transposes for the same reason. Elsewhere it is ordinary batched tfjs.
+ * On the stock wasm kernels the products run per slice as plain 2-D matMuls (measured at T=768, dh=64,
+ * G=32: 90 ms per product versus 1030 ms batched; at T=128, dh=32, G=64: 6 ms versus 26 ms), and the
+ * backward pass is written out with explicit transposes for the same reason. Elsewhere, and with the
+ * native BLAS (which runs batched and transposed products at full speed), it is ordinary batched tfjs.
  *
  * @example
  * ```ts
@@ -278,7 +297,7 @@ export function attention(
 ): tf.Tensor3D {
   // A single query row (decoding with a KV cache) is the exception on wasm: splitting into slices then
   // costs more than it saves (B=16, H=4, 512 keys: 22.7 ms per layer per slice vs 6.4 ms batched).
-  if (!onWasm() || q.shape[1] === 1 || blocks.length > 1) {
+  if (!slowTransposedProducts() || q.shape[1] === 1 || blocks.length > 1) {
     const [g, tq] = [q.shape[0], q.shape[1]];
     const widths = blocks.map((b) => b.k.shape[1]);
     const tk = widths.reduce((a, b) => a + b, 0);
