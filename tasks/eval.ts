@@ -12,7 +12,7 @@
  * @module
  */
 import { z } from "zod";
-import * as tf from "@tensorflow/tfjs";
+import { engineName } from "../lib/nn/backend.ts";
 import { runCli, UsageError } from "../lib/util/cli.ts";
 import { createAgent, SCRIPTED_AGENTS } from "../lib/llm/agents.ts";
 import { PolicyAgent } from "../lib/agents/policy.ts";
@@ -171,7 +171,7 @@ await runCli("eval", Flags, async (flags) => {
     run: runId,
     chunk,
     resumed: result.reused,
-    tfjsBackend: agent instanceof PolicyAgent ? tf.getBackend() : null,
+    tfjsBackend: agent instanceof PolicyAgent ? engineName() : null,
     "perf/seconds": seconds,
   });
   console.log(`agent ${agent.name} on ${source} (${tasks.length} tasks, seed ${flags.seed}, ${flags.mode})`);

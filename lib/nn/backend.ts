@@ -332,5 +332,27 @@ export async function selectBackend(
   return info;
 }
 
+/**
+ * The engine computing now, as results record it: the backend, and the BLAS behind its matMul when one
+ * is loaded, e.g. `wasm (simd)` or `wasm (simd) + OpenBLAS 0.3.21 (2 threads)`. The two wasm engines
+ * agree to about 1e-7 relative per product, not bit for bit, so numbers are compared within one engine.
+ *
+ * @example
+ * ```ts
+ * import { engineName, selectBackend } from "./backend.ts";
+ * await selectBackend("wasm", { quiet: true });
+ * console.log(engineName());
+ * ```
+ */
+export function engineName(): string {
+  const name = tf.getBackend();
+  if (name !== "wasm") return name;
+  const simd = tf.env().getBool("WASM_HAS_SIMD_SUPPORT") ? " (simd)" : "";
+  const blas = activeBlas;
+  if (!blas) return `wasm${simd}`;
+  const version = blas.version.split(" ").slice(0, 2).join(" ");
+  return `wasm${simd} + ${version} (${blas.threads} thread${blas.threads === 1 ? "" : "s"})`;
+}
+
 /** Whether this isolate already said that the native matMul is off. */
 let toldNoBlas = false;

@@ -18,6 +18,7 @@ import {
 import { type BackendTask, Trajectory } from "../colbench/backend/schema.ts";
 import { loadSplit } from "../colbench/backend/splits.ts";
 import { loadPretrained } from "../nn/pretrained.ts";
+import { engineName } from "../nn/backend.ts";
 import { readJson, readJsonl, writeJson } from "../util/jsonl.ts";
 import { claimRunFolder, RunFolder } from "./run_folder.ts";
 import { tableMarkdown } from "../report/display.ts";
@@ -258,6 +259,7 @@ async function collectResults(
     headline: "success",
     methods,
     bestOfN: bestOfNResults,
+    engine: engineName(),
     wallSeconds: (performance.now() - started) / 1000,
     stageSeconds,
     finishedAt: new Date().toISOString(),
@@ -274,8 +276,8 @@ async function collectResults(
  */
 export function backendMarkdownTable(results: AblationResults): string {
   const bestOfN = results.bestOfN.map((b) => [b.variant, `${b.n}`, formatEstimate(b.success)]);
-  return resultsMarkdown(
-    results,
-    bestOfN.length ? [tableMarkdown(["best-of-N critic", "N", "success % [95% CI]"], bestOfN)] : [],
-  );
+  return resultsMarkdown(results, [
+    ...(bestOfN.length ? [tableMarkdown(["best-of-N critic", "N", "success % [95% CI]"], bestOfN)] : []),
+    `tfjs engine: ${results.engine ?? "wasm (simd), not recorded then"}.`,
+  ]);
 }

@@ -21,6 +21,7 @@ import {
   opponentScores,
 } from "./frontend_stages.ts";
 import { PageRenderer } from "../colbench/frontend/render.ts";
+import { engineName } from "../nn/backend.ts";
 import type { ReferenceCache } from "../colbench/frontend/score.ts";
 import { builtinSimilarity, winOutcomes } from "../colbench/frontend/similarity.ts";
 import { loadPageSplit } from "../colbench/frontend/splits.ts";
@@ -152,6 +153,7 @@ export async function runFrontendAblation(
       browser: renderer.browser,
       opponent: { name: "mediocre designer (seed 0)", similarity: bootstrapMean(vsOpponent) },
       methods,
+      engine: engineName(),
       wallSeconds: (performance.now() - started) / 1000,
       stageSeconds,
       finishedAt: new Date().toISOString(),
@@ -224,6 +226,8 @@ export function frontendMarkdownTable(results: FrontendResults): string {
   return resultsMarkdown(results, [
     `Reference agent (win rate 50 against itself): ${results.opponent.name}, similarity ${
       formatEstimate(results.opponent.similarity)
-    }; metric ${results.metric}; rendered by ${results.browser}.`,
+    }; metric ${results.metric}; rendered by ${results.browser}; tfjs engine: ${
+      results.engine ?? "wasm (simd), not recorded then"
+    }.`,
   ]);
 }

@@ -45,6 +45,11 @@ export interface RunResultsOf<F extends Family, C, K extends string, M extends s
   metrics: MetricSpec<K>[];
   headline: K;
   methods: MethodResult<K, M>[];
+  /**
+   * The tfjs engine of this invocation (`engineName()`: the backend and the BLAS behind its matMul);
+   * absent in files written before it was recorded, which ran on the stock wasm kernels.
+   */
+  engine?: string;
   /** Wall time of this invocation and, for the offline data and per seed, of each stage (as first run). */
   wallSeconds: number;
   stageSeconds: Record<string, Record<string, number>>;

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { engineName } from "../../lib/nn/backend.ts";
 import { selectBackend } from "../../lib/nn/backend.ts";
 import { markdownTable, runAblation } from "../../lib/pipeline/ablate.ts";
 import { ABLATE_PRESETS, AblateConfig, METHODS } from "../../lib/pipeline/config.ts";
@@ -108,6 +109,9 @@ Deno.test({
       }
       assert.match(markdownTable(results), /\| sweet \| .* \| 56\.8 \/ 40\.4 \|/);
       assert.ok(results.bestOfN.some((b) => b.n === 2 && b.variant === "sweet"));
+      // The engine that computed the numbers is recorded and shown (the two wasm engines differ in last bits).
+      assert.equal(results.engine, engineName());
+      assert.ok(markdownTable(results).includes(`tfjs engine: ${engineName()}.`));
       const html = await reportHtml(results);
       assert.match(html, /<tr><td>sweet<\/td><td>[\d.]+ \[[\d.]+, [\d.]+\]<\/td>/);
       assert.ok(html.includes("Plotly.newPlot") && html.length > 1_000_000, "charts with plotly.js inlined");

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { engineName } from "../../lib/nn/backend.ts";
 import { markdownTable, runAblation } from "../../lib/pipeline/ablate.ts";
 import { resultCells } from "../../lib/pipeline/results.ts";
 import { FRONTEND_PRESETS, FrontendAblateConfig } from "../../lib/pipeline/frontend_config.ts";
@@ -63,6 +64,7 @@ Deno.test("frontend pipeline (smoke): every stage runs, results are complete, a 
   assert.ok((performance.now() - t0) / 1000 < 15, "the re-run recomputed stages");
   // Results name the browser; a folder that another browser rendered is refused, naming both.
   assert.match(first.browser, /^HeadlessChrome\/[\d.]+, /);
+  assert.equal(first.engine, engineName());
   assert.ok(
     markdownTable(first).includes(`rendered by ${first.browser}`) &&
       html.includes(`rendered by ${first.browser}`),
