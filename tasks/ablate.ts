@@ -48,7 +48,8 @@ const Flags = z.object({
 });
 
 await runCli("ablate", Flags, async (flags) => {
-  await selectBackend();
+  // The parent says which engine runs (and whether the native matMul is off); its workers need not repeat it.
+  await selectBackend(undefined, { quiet: flags.worker });
   const seeds = flags.seeds.split(",").map((s) => {
     const n = Number(s.trim());
     if (!Number.isInteger(n)) throw new Error(`--seeds: "${s}" is not an integer`);
