@@ -314,10 +314,7 @@ export async function selectBackend(
     }
   }
   if (!options.quiet) {
-    const native = info.blas
-      ? `, matMul in ${info.blas.version.split(" ").slice(0, 2).join(" ")} ` +
-        `(${info.blas.threads} thread${info.blas.threads === 1 ? "" : "s"})`
-      : "";
+    const native = info.blas ? `, matMul in ${blasName(info.blas)}` : "";
     console.error(`tfjs backend: ${requested}${info.simd ? " (simd)" : ""}${native}`);
     if (blas && !("sgemm" in blas) && blas.reason !== "off" && !toldNoBlas) {
       toldNoBlas = true;
@@ -348,10 +345,12 @@ export function engineName(): string {
   const name = tf.getBackend();
   if (name !== "wasm") return name;
   const simd = tf.env().getBool("WASM_HAS_SIMD_SUPPORT") ? " (simd)" : "";
-  const blas = activeBlas;
-  if (!blas) return `wasm${simd}`;
-  const version = blas.version.split(" ").slice(0, 2).join(" ");
-  return `wasm${simd} + ${version} (${blas.threads} thread${blas.threads === 1 ? "" : "s"})`;
+  return activeBlas ? `wasm${simd} + ${blasName(activeBlas)}` : `wasm${simd}`;
+}
+
+/** A BLAS as the backend line and results name it: `OpenBLAS 0.3.21 (2 threads)`. */
+function blasName({ version, threads }: { version: string; threads: number }): string {
+  return `${version.split(" ").slice(0, 2).join(" ")} (${threads} thread${threads === 1 ? "" : "s"})`;
 }
 
 /** Whether this isolate already said that the native matMul is off. */

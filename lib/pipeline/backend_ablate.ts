@@ -9,6 +9,7 @@ import { z } from "zod";
 import { PythonHarness } from "../colbench/backend/harness/harness.ts";
 import { bootstrapMean, type Estimate, formatEstimate } from "../util/stats.ts";
 import {
+  engineNote,
   methodResults,
   type MetricPools,
   type MetricSpec,
@@ -278,6 +279,6 @@ export function backendMarkdownTable(results: AblationResults): string {
   const bestOfN = results.bestOfN.map((b) => [b.variant, `${b.n}`, formatEstimate(b.success)]);
   return resultsMarkdown(results, [
     ...(bestOfN.length ? [tableMarkdown(["best-of-N critic", "N", "success % [95% CI]"], bestOfN)] : []),
-    `tfjs engine: ${results.engine ?? "wasm (simd), not recorded then"}.`,
+    `${engineNote(results)}.`,
   ]);
 }

@@ -27,6 +27,7 @@ import { builtinSimilarity, winOutcomes } from "../colbench/frontend/similarity.
 import { loadPageSplit } from "../colbench/frontend/splits.ts";
 import { bootstrapMean, type Estimate, formatEstimate, mean } from "../util/stats.ts";
 import {
+  engineNote,
   methodResults,
   type MetricPools,
   type MetricSpec,
@@ -226,8 +227,6 @@ export function frontendMarkdownTable(results: FrontendResults): string {
   return resultsMarkdown(results, [
     `Reference agent (win rate 50 against itself): ${results.opponent.name}, similarity ${
       formatEstimate(results.opponent.similarity)
-    }; metric ${results.metric}; rendered by ${results.browser}; tfjs engine: ${
-      results.engine ?? "wasm (simd), not recorded then"
-    }.`,
+    }; metric ${results.metric}; rendered by ${results.browser}; ${engineNote(results)}.`,
   ]);
 }

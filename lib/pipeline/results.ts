@@ -57,6 +57,20 @@ export interface RunResultsOf<F extends Family, C, K extends string, M extends s
 }
 
 /**
+ * The engine line of a results table. Files written before the engine was recorded ran on the stock wasm
+ * kernels.
+ *
+ * @example
+ * ```ts
+ * import { engineNote } from "./results.ts";
+ * engineNote({ engine: "wasm (simd)" }); // "tfjs engine: wasm (simd)"
+ * ```
+ */
+export function engineNote(results: { engine?: string }): string {
+  return `tfjs engine: ${results.engine ?? "wasm (simd), not recorded then"}`;
+}
+
+/**
  * Every method's results from its pools: pooled estimates whose intervals resample tasks (each with all
  * its seeds), paired gains over zero-shot (when it ran), per-seed means.
  *

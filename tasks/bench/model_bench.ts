@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { runCli } from "../../lib/util/cli.ts";
 import { Rng } from "../../lib/util/rng.ts";
-import { type BackendInfo, type BackendName, selectBackend } from "../../lib/nn/backend.ts";
+import { type BackendInfo, type BackendName, engineName, selectBackend } from "../../lib/nn/backend.ts";
 import { BLAS_INSTALL, BLAS_VARIABLE } from "../../lib/nn/blas.ts";
 import { type ModelConfig, modelConfig, PRESETS } from "../../lib/nn/config.ts";
 import { parameterCount, Transformer } from "../../lib/nn/model.ts";
@@ -70,7 +70,7 @@ export interface Throughput {
 export interface EngineResult {
   /** The backend as selected, with the BLAS behind its matMul if any. */
   backend: BackendInfo;
-  /** Short name for the table, e.g. `wasm` or `wasm + OpenBLAS 0.3.21 (2 thr)`. */
+  /** The engine as results name it (`engineName()`), e.g. `wasm (simd) + OpenBLAS 0.3.21 (2 threads)`. */
   label: string;
   tfjs: Throughput & {
     sampleUncachedTokensPerS: number;
@@ -236,17 +236,9 @@ function table(r: Omit<ModelBenchResult, "table">): string {
   return [setup, "", ...lines, ...(notes.length ? ["", ...notes] : [])].join("\n");
 }
 
-/** The engine's name for the table. */
-function engineLabel(b: BackendInfo): string {
-  const base = `${b.backend}${b.simd ? " simd" : ""}`;
-  return b.blas
-    ? `${base} + ${b.blas.version.split(" ").slice(0, 2).join(" ")} (${b.blas.threads} thr)`
-    : base;
-}
-
 /** Measures training and sampling on the engine now selected. */
 async function measureEngine(model: Transformer, o: ModelBenchOptions, backend: BackendInfo) {
-  const label = engineLabel(backend);
+  const label = engineName(); // the engine just selected, as results name it
   const byWorkers: Record<string, Pick<Throughput, "trainTokensPerS" | "stepSeconds">> = {};
   for (const replicas of o.workers.split(",").map(Number)) {
     console.error(
