@@ -11,7 +11,7 @@ import { z } from "zod";
 import { exitWithParent, runCli } from "../lib/util/cli.ts";
 import { selectBackend } from "../lib/nn/backend.ts";
 import { BLAS_PROCESSES_VARIABLE } from "../lib/nn/blas.ts";
-import { METHODS } from "../lib/pipeline/config.ts";
+import { type AblatePreset, DEFAULT_SEEDS, METHODS } from "../lib/pipeline/config.ts";
 import { FRONTEND_METHODS } from "../lib/pipeline/frontend_config.ts";
 import { PRESETS, runConfig } from "../lib/pipeline/run_config.ts";
 import { markdownTable, runAblation } from "../lib/pipeline/ablate.ts";
@@ -30,7 +30,10 @@ const Flags = z.object({
       Object.keys(PRESETS.frontend).join(", ")
     } (smoke: CI, small: 2 CPU cores)`,
   ),
-  seeds: z.string().default("0,1,2").describe("comma-separated seeds"),
+  seeds: z.string().optional().describe(
+    "comma-separated seeds (backend default 0,1,2,3,4, the ablations on the first 3 (ablationSeeds); " +
+      "smoke 0; frontend 0,1,2)",
+  ),
   only: z.string().optional().describe(
     `comma-separated subset of: ${METHODS.join(", ")} (frontend: ${FRONTEND_METHODS.join(", ")})`,
   ),
@@ -50,7 +53,11 @@ const Flags = z.object({
 await runCli("ablate", Flags, async (flags) => {
   // The parent says which engine runs (and whether the native matMul is off); its workers need not repeat it.
   await selectBackend(undefined, { quiet: flags.worker });
-  const seeds = flags.seeds.split(",").map((s) => {
+  const seedText = flags.seeds ??
+    (flags.family === "frontend"
+      ? "0,1,2"
+      : (DEFAULT_SEEDS[flags.preset as AblatePreset] ?? DEFAULT_SEEDS.small).join(","));
+  const seeds = seedText.split(",").map((s) => {
     const n = Number(s.trim());
     if (!Number.isInteger(n)) throw new Error(`--seeds: "${s}" is not an integer`);
     return n;

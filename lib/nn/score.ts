@@ -107,13 +107,17 @@ export function scoreContinuations(
   return { perToken, sum, mean: sum.map((s, i) => (perToken[i].length ? s / perToken[i].length : 0)) };
 }
 
-/** How hidden states become one vector per sequence for a scalar head. */
-export type Pooling = "mean" | "last";
+/**
+ * How hidden states become one vector per sequence for a scalar head: the mean over all its tokens, its
+ * last token, or (scoring continuations) the mean over the continuation's own tokens.
+ */
+export type Pooling = "mean" | "last" | "continuation";
 
 /**
  * The scalar head's value of each `prefix + continuation` sequence, from the final hidden states
- * pooled over all its tokens (`mean`, the regression critic) or taken at its last token (`last`, the
- * value function). Needs a model with `scalarHead`.
+ * pooled over all its tokens (`mean`, the regression critic), over the continuation's tokens alone
+ * (`continuation`), or taken at its last token (`last`, the value function). Needs a model with
+ * `scalarHead`.
  *
  * @example
  * ```ts
@@ -139,6 +143,7 @@ export function pooledValues(
     pack.offsets.forEach((at, k) => {
       const len = pack.lengths[k], row = k * width;
       if (pool === "last") weights[row + (len ? at + len - 1 : prefix.length - 1)] = 1;
+      else if (pool === "continuation" && len > 0) weights.fill(1 / len, row + at, row + at + len);
       else {
         const w = 1 / (prefix.length + len);
         weights.fill(w, row, row + prefix.length);
@@ -176,7 +181,7 @@ export function pooledValues(
 export function sequenceValues(
   model: Transformer,
   rows: readonly (readonly number[])[],
-  pool: Pooling,
+  pool: Exclude<Pooling, "continuation">,
   padToken = 0,
 ): tf.Tensor1D {
   if (pool === "last") return valuesAt(model, rows, rows.map((r) => [r.length - 1]), padToken);

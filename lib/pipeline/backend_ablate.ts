@@ -9,7 +9,9 @@ import { z } from "zod";
 import { PythonHarness } from "../colbench/backend/harness/harness.ts";
 import { bootstrapMean, type Estimate, formatEstimate } from "../util/stats.ts";
 import {
+  comparisonNotes,
   engineNote,
+  headToHead,
   methodResults,
   type MetricPools,
   type MetricSpec,
@@ -23,7 +25,15 @@ import { engineName } from "../nn/backend.ts";
 import { readJson, readJsonl, writeJson } from "../util/jsonl.ts";
 import { claimRunFolder, RunFolder } from "./run_folder.ts";
 import { tableMarkdown } from "../report/display.ts";
-import { AblateConfig, type Method, PAPER_NUMBERS, VALIDATION_START } from "./config.ts";
+import {
+  AblateConfig,
+  type Method,
+  methodSeeds,
+  PAPER_NUMBERS,
+  rankingOf,
+  VALIDATION_START,
+} from "./config.ts";
+import { criticQuality, type CriticQualityRow, heldOutAccuracy } from "./critic_quality.ts";
 import { bestOfN, clearStaleLocks, EvalSummary, evaluate, type SeedRun, slug, StageBusy } from "./stages.ts";
 
 /** The backend's metrics: % tests passed and success, both per task. */
@@ -91,9 +101,19 @@ async function openRun(config: AblateConfig, seeds: readonly number[], root: str
 
 /** Every evaluation the run reports, as jobs: each method of each seed, then the best-of-N points. */
 function jobsOf(runs: readonly SeedRun[]): { label: string; run: () => Promise<unknown> }[] {
-  const { methods, bestOfN: curve } = runs[0].config;
+  const { config } = runs[0];
+  const { methods, bestOfN: curve } = config;
+  const seeds = runs.map((r) => r.seed);
   return runs.flatMap((run, i) => [
-    ...methods.map((method) => ({ label: `seed ${run.seed} ${method}`, run: () => evaluate(run, method) })),
+    ...methods.filter((m) => methodSeeds(config, m, seeds).includes(run.seed)).map((method) => ({
+      label: `seed ${run.seed} ${method}`,
+      run: () => evaluate(run, method),
+    })),
+    // The held-out critics of the critic-quality table, on the first seed.
+    ...(i > 0 ? [] : [...new Set(methods.flatMap((m) => rankingOf(m)?.variant ?? []))]).map((variant) => ({
+      label: `seed ${run.seed} held-out critic ${variant}`,
+      run: () => heldOutAccuracy(run, variant),
+    })),
     ...(i >= curve.seeds ? [] : curve.variants).flatMap((variant) =>
       curve.n.map((n) => ({
         label: `seed ${run.seed} best-of-${n} ${variant}`,
@@ -174,8 +194,31 @@ export async function runBackendAblation(
 }
 
 /**
- * Every method's per-task rewards of each seed, as tests passed and success: the pools the results and any
- * paired comparison come from. Refuses evaluations that did not play the same tasks in the same order.
+ * The critic-quality table of a backend run folder (lib/pipeline/critic_quality.ts), computing any held-out
+ * critic still missing.
+ *
+ * @example
+ * ```ts ignore
+ * const rows = await backendCriticQuality(config, [0, 1, 2, 3, 4], "runs/ablate/small");
+ * ```
+ */
+export async function backendCriticQuality(
+  config: AblateConfig,
+  seeds: readonly number[],
+  root: string,
+): Promise<CriticQualityRow[]> {
+  const { runs, close } = await openRun(config, seeds, root);
+  try {
+    return await criticQuality(runs);
+  } finally {
+    await close();
+  }
+}
+
+/**
+ * Every method's per-task rewards of each seed it ran on (all seeds for the main methods, the first
+ * `ablationSeeds` for the rest), as tests passed and success: the pools the results and any paired
+ * comparison come from. Refuses evaluations that did not play a seed's tasks in the same order.
  *
  * @example
  * ```ts ignore
@@ -190,21 +233,19 @@ export async function backendPools(
 ): Promise<Map<Method, MetricPools<BackendMetric>>> {
   const read = (dir: string, method: string) => readJsonl(Trajectory, `${dir}/eval/${slug(method)}.jsonl`);
   const pools = new Map<Method, MetricPools<BackendMetric>>();
-  // Each seed's task order, as the first method played it: every method must match it to be paired.
+  // Each seed's task order, as the first method to play it did: every method must match it to be paired.
   const order = (played: readonly Trajectory[]) => played.map((t) => t.task.task_id).join();
-  const firstOrder = await Promise.all(
-    seeds.map(async (s) => order(await read(`${root}/seed-${s}`, config.methods[0]))),
-  );
+  const firstOrder = new Map<number, { method: Method; order: string }>();
   for (const method of config.methods) {
     const perSeed: MetricPools<BackendMetric> = [];
-    for (const [k, seed] of seeds.entries()) {
+    for (const seed of methodSeeds(config, method, seeds)) {
       const dir = `${root}/seed-${seed}`;
       const summary = await readJson(EvalSummary, `${dir}/eval/${slug(method)}.summary.json`);
       const played = await read(dir, method);
-      if (order(played) !== firstOrder[k]) {
-        throw new Error(
-          `${dir}/eval/${slug(method)}.jsonl: not the tasks, in order, of ${config.methods[0]}`,
-        );
+      const first = firstOrder.get(seed) ?? { method, order: order(played) };
+      firstOrder.set(seed, first);
+      if (order(played) !== first.order) {
+        throw new Error(`${dir}/eval/${slug(method)}.jsonl: not the tasks, in order, of ${first.method}`);
       }
       const rewards = played.map((t) => t.reward ?? 0);
       perSeed.push({
@@ -235,6 +276,9 @@ async function collectResults(
     (m) => pools.get(m)!,
     (m) => PAPER_NUMBERS[m],
   );
+  const comparisons = headToHead(config.methods, ["testsPassed", "success"], (m) => pools.get(m)!, [
+    ["sweet", "multi-turn-dpo"],
+  ]);
   const bestOfNResults: BestOfNResult[] = [];
   for (const variant of config.bestOfN.variants) {
     for (const n of config.bestOfN.n) {
@@ -259,6 +303,7 @@ async function collectResults(
     metrics: BACKEND_METRICS,
     headline: "success",
     methods,
+    comparisons,
     bestOfN: bestOfNResults,
     engine: engineName(),
     wallSeconds: (performance.now() - started) / 1000,
@@ -278,6 +323,7 @@ async function collectResults(
 export function backendMarkdownTable(results: AblationResults): string {
   const bestOfN = results.bestOfN.map((b) => [b.variant, `${b.n}`, formatEstimate(b.success)]);
   return resultsMarkdown(results, [
+    ...comparisonNotes(results),
     ...(bestOfN.length ? [tableMarkdown(["best-of-N critic", "N", "success % [95% CI]"], bestOfN)] : []),
     `${engineNote(results)}.`,
   ]);

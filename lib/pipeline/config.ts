@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { BASE_POLICY_DIR } from "../nn/pretrained.ts";
-import { CriticVariant, RankingReference } from "../rl/critic.ts";
+import { CriticVariant, RankingReference, type RegressionPooling } from "../rl/critic.ts";
 
 /** The methods of the paper's Tables 2 and 3, as the kit names them. */
 export const METHODS = [
@@ -20,9 +20,40 @@ export const METHODS = [
   "sweet/trajectory-mean",
   "sweet/regression",
   "sweet/value",
+  "sweet/turn-sum-code",
+  "sweet/regression-candidate",
+  "sweet/critic-4-epochs",
 ] as const;
 /** A method of {@link METHODS}. */
 export type Method = typeof METHODS[number];
+
+/** The methods of the paper's Table 2 that run on every seed; the rest run on the first `ablationSeeds`. */
+export const MAIN_METHODS: readonly Method[] = ["zero-shot", "rft", "multi-turn-dpo", "sweet"];
+
+/**
+ * How a SWEET method ranks candidate turns: its critic variant, and where it departs from the config, what
+ * a log-ratio ranking subtracts, how a regression head pools, and the critic's epochs.
+ */
+export interface MethodRanking {
+  variant: CriticVariant;
+  /** What a log-ratio ranking subtracts (absent: the config's `rankingReference`). */
+  reference?: RankingReference;
+  /** Which positions a regression head pools (absent: the prefix and the candidate, as trained). */
+  pooling?: RegressionPooling;
+  /** Critic epochs (absent: the config's `critic.epochs`). */
+  criticEpochs?: number;
+}
+
+/**
+ * Table 3 rows as the paper's code ran them, beside the kit's own variants: no normalisation against the
+ * policy without the reference (`--use_sum` in the reference ranking script), a regression head pooled over
+ * the candidate's tokens only, and the SWEET critic trained for the paper's 4 epochs.
+ */
+const PAPER_RUNS: Partial<Record<Method, MethodRanking>> = {
+  "sweet/turn-sum-code": { variant: "turn-sum", reference: "policy" },
+  "sweet/regression-candidate": { variant: "regression", pooling: "candidate" },
+  "sweet/critic-4-epochs": { variant: "sweet", criticEpochs: 4 },
+};
 
 /** The paper's backend numbers (Tables 2 and 3) beside each method; null where it reports none. */
 export const PAPER_NUMBERS: Record<Method, { testsPassed: number; success: number } | null> = {
@@ -36,12 +67,30 @@ export const PAPER_NUMBERS: Record<Method, { testsPassed: number; success: numbe
   "sweet/trajectory-mean": null,
   "sweet/regression": { testsPassed: 45.3, success: 36.2 },
   "sweet/value": null,
+  "sweet/turn-sum-code": { testsPassed: 4.2, success: 3.6 },
+  "sweet/regression-candidate": null,
+  "sweet/critic-4-epochs": { testsPassed: 56.8, success: 40.4 },
 };
 
-/** The critic variant a SWEET method trains with. */
-export function criticOf(method: Method): CriticVariant | undefined {
-  if (method === "sweet") return "sweet";
-  return method.startsWith("sweet/") ? CriticVariant.parse(method.slice(6)) : undefined;
+/**
+ * How a SWEET method ranks candidates (undefined for the other methods).
+ *
+ * @example
+ * ```ts
+ * import { rankingOf } from "./config.ts";
+ * rankingOf("sweet/turn-sum-code"); // { variant: "turn-sum", reference: "policy" }
+ * rankingOf("sweet/no-info"); // { variant: "no-info" }
+ * ```
+ */
+export function rankingOf(method: Method): MethodRanking | undefined {
+  if (method === "sweet") return { variant: "sweet" };
+  if (!method.startsWith("sweet/")) return undefined;
+  return PAPER_RUNS[method] ?? { variant: CriticVariant.parse(method.slice(6)) };
+}
+
+/** The seeds of `seeds` that `method` runs on: all for {@link MAIN_METHODS}, else the first `ablationSeeds`. */
+export function methodSeeds(config: AblateConfig, method: Method, seeds: readonly number[]): number[] {
+  return MAIN_METHODS.includes(method) ? [...seeds] : seeds.slice(0, config.ablationSeeds);
 }
 
 const Optim = z.object({
@@ -107,6 +156,10 @@ export const AblateConfig = z.object({
     seeds: z.number().int().positive().default(1).describe("how many of the run's seeds (the first) play it"),
   }).describe("paper Fig. 3a"),
   workers: z.number().int().positive().default(2).describe("Python harness workers"),
+  ablationSeeds: z.number().int().positive().default(3).describe(
+    "how many of the run's seeds (the first) the ablations and single-turn run on; zero-shot, RFT, " +
+      "multi-turn DPO and SWEET-RL run on all of them",
+  ),
 }).refine((c) => c.evalSplit === "test" || c.trainTasks <= VALIDATION_START, {
   message: `evalSplit "validation" needs trainTasks ≤ ${VALIDATION_START} (its tasks must not be trained on)`,
   path: ["trainTasks"],
@@ -176,3 +229,13 @@ export const ABLATE_PRESETS = {
 } satisfies Record<string, z.input<typeof AblateConfig>>;
 /** A preset name. */
 export type AblatePreset = keyof typeof ABLATE_PRESETS;
+
+/**
+ * The seeds a backend preset runs by default: five for real runs (the ablations on the first three, see
+ * `ablationSeeds`), one for the CI smoke run.
+ */
+export const DEFAULT_SEEDS: Record<AblatePreset, number[]> = {
+  smoke: [0],
+  small: [0, 1, 2, 3, 4],
+  paper: [0, 1, 2, 3, 4],
+};

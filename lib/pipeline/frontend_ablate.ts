@@ -27,7 +27,9 @@ import { builtinSimilarity, winOutcomes } from "../colbench/frontend/similarity.
 import { loadPageSplit } from "../colbench/frontend/splits.ts";
 import { bootstrapMean, type Estimate, formatEstimate, mean } from "../util/stats.ts";
 import {
+  comparisonNotes,
   engineNote,
+  headToHead,
   methodResults,
   type MetricPools,
   type MetricSpec,
@@ -137,12 +139,11 @@ export async function runFrontendAblation(
       }
     }
     base.dispose();
-    const methods = methodResults(
-      config.methods,
-      ["similarity", "winRate"],
-      (method) => perMethod.get(method)!.map(({ seed, rows }) => seedPool(seed, rows, vsOpponent)),
-      (m) => FRONTEND_PAPER_NUMBERS[m],
-    );
+    const poolsOf = (method: FrontendMethod) =>
+      perMethod.get(method)!.map(({ seed, rows }) => seedPool(seed, rows, vsOpponent));
+    const keys: FrontendMetric[] = ["similarity", "winRate"];
+    const methods = methodResults(config.methods, keys, poolsOf, (m) => FRONTEND_PAPER_NUMBERS[m]);
+    const comparisons = headToHead(config.methods, keys, poolsOf, [["sweet", "multi-turn-dpo"]]);
     const stageSeconds = await new RunFolder(root).stageSeconds(seeds);
     const results: FrontendResults = {
       family: "frontend",
@@ -154,6 +155,7 @@ export async function runFrontendAblation(
       browser: renderer.browser,
       opponent: { name: "mediocre designer (seed 0)", similarity: bootstrapMean(vsOpponent) },
       methods,
+      comparisons,
       engine: engineName(),
       wallSeconds: (performance.now() - started) / 1000,
       stageSeconds,
@@ -225,6 +227,7 @@ export async function frontendPools(
  */
 export function frontendMarkdownTable(results: FrontendResults): string {
   return resultsMarkdown(results, [
+    ...comparisonNotes(results),
     `Reference agent (win rate 50 against itself): ${results.opponent.name}, similarity ${
       formatEstimate(results.opponent.similarity)
     }; metric ${results.metric}; rendered by ${results.browser}; ${engineNote(results)}.`,

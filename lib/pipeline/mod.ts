@@ -18,10 +18,24 @@ export {
   ABLATE_PRESETS,
   AblateConfig,
   type AblatePreset,
+  DEFAULT_SEEDS,
+  MAIN_METHODS,
   type Method,
+  type MethodRanking,
   METHODS,
+  methodSeeds,
+  rankingOf,
   VALIDATION_START,
 } from "./config.ts";
+export {
+  type ActorBehaviour,
+  actorBehaviour,
+  criticQuality,
+  type CriticQualityRow,
+  HeldOutAccuracy,
+  heldOutAccuracy,
+  spearman,
+} from "./critic_quality.ts";
 export {
   FRONTEND_METHODS,
   FRONTEND_PRESETS,
@@ -32,6 +46,9 @@ export { PRESETS, RunConfig, runConfig } from "./run_config.ts";
 export { claimRunFolder, RunFolder } from "./run_folder.ts";
 export { type AblationOptions, markdownTable, runAblation, type RunResults } from "./ablate.ts";
 export {
+  type Comparison,
+  comparisonNotes,
+  headToHead,
   type MethodResult,
   methodResults,
   type MetricPools,
@@ -44,6 +61,7 @@ export {
 export {
   type AblationResults,
   BACKEND_METRICS,
+  backendCriticQuality,
   backendPools,
   type BestOfNResult,
   evaluationTasks,

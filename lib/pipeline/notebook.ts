@@ -7,7 +7,7 @@
  * @module
  */
 import { selectBackend } from "../nn/backend.ts";
-import { ABLATE_PRESETS, AblateConfig, type AblatePreset } from "./config.ts";
+import { ABLATE_PRESETS, AblateConfig, type AblatePreset, DEFAULT_SEEDS } from "./config.ts";
 
 /** What a notebook's config cell settles. */
 export interface NotebookSetup {
@@ -21,9 +21,6 @@ export interface NotebookSetup {
   frontendRoot: string;
   config: AblateConfig;
 }
-
-/** Seeds a preset runs by default: three for real runs, one for the CI smoke run. */
-const DEFAULT_SEEDS: Record<AblatePreset, number[]> = { smoke: [0], small: [0, 1, 2], paper: [0, 1, 2] };
 
 function repositoryRoot(): string {
   for (let dir = Deno.cwd(); dir !== "/"; dir = dir.replace(/\/[^/]+\/?$/, "") || "/") {

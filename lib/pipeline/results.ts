@@ -45,6 +45,8 @@ export interface RunResultsOf<F extends Family, C, K extends string, M extends s
   metrics: MetricSpec<K>[];
   headline: K;
   methods: MethodResult<K, M>[];
+  /** Paired differences between two methods (SWEET-RL − multi-turn DPO); absent in older files. */
+  comparisons?: Comparison<K, M>[];
   /**
    * The tfjs engine of this invocation (`engineName()`: the backend and the BLAS behind its matMul);
    * absent in files written before it was recorded, which ran on the stock wasm kernels.
@@ -54,6 +56,15 @@ export interface RunResultsOf<F extends Family, C, K extends string, M extends s
   wallSeconds: number;
   stageSeconds: Record<string, Record<string, number>>;
   finishedAt: string;
+}
+
+/** One method minus another, paired on the tasks and seeds both ran, per metric. */
+export interface Comparison<K extends string = string, M extends string = string> {
+  method: M;
+  baseline: M;
+  /** The seeds both ran, which the difference pairs. */
+  seeds: number[];
+  difference: Record<K, Estimate>;
 }
 
 /**
@@ -115,8 +126,8 @@ export function methodResults<K extends string, M extends string>(
 }
 
 /**
- * Each method minus `baseline`, paired task by task and seed by seed, per metric, with intervals that
- * resample tasks (each with all its seeds); the baseline itself has none.
+ * Each method minus `baseline`, paired task by task on the seeds both ran, per metric, with intervals that
+ * resample tasks (each with all those seeds); the baseline itself has none.
  *
  * @example
  * ```ts
@@ -134,22 +145,69 @@ export function pairedGains<K extends string, M extends string>(
   poolsOf: (method: M) => MetricPools<K>,
   baseline: M,
 ): Map<M, Record<K, Estimate>> {
-  const base = poolsOf(baseline);
   const out = new Map<M, Record<K, Estimate>>();
   for (const method of methods.filter((m) => m !== baseline)) {
-    const pools = poolsOf(method);
     out.set(
       method,
-      Object.fromEntries(keys.map((k) => {
-        const a = pools.flatMap((s) => s.values[k]), b = base.flatMap((s) => s.values[k]);
-        if (a.length !== b.length) {
-          throw new Error(`${method}: not evaluated on ${baseline}'s tasks and seeds`);
-        }
-        return [k, bootstrapMean(a.map((x, i) => x - b[i]), { tasks: pools[0].values[k].length })];
-      })) as Record<K, Estimate>,
+      pairedDifference(keys, poolsOf(method), poolsOf(baseline), `${method} − ${baseline}`).difference,
     );
   }
   return out;
+}
+
+function pairedDifference<K extends string>(
+  keys: readonly K[],
+  pools: MetricPools<K>,
+  base: MetricPools<K>,
+  label: string,
+): { seeds: number[]; difference: Record<K, Estimate> } {
+  const baseBySeed = new Map(base.map((s) => [s.seed, s]));
+  const shared = pools.filter((s) => baseBySeed.has(s.seed));
+  if (shared.length === 0) throw new Error(`${label}: the two methods share no seed`);
+  const difference = Object.fromEntries(keys.map((k) => {
+    const a = shared.flatMap((s) => s.values[k]);
+    const b = shared.flatMap((s) => baseBySeed.get(s.seed)!.values[k]);
+    if (a.length !== b.length) throw new Error(`${label}: not evaluated on the same tasks`);
+    return [k, bootstrapMean(a.map((x, i) => x - b[i]), { tasks: shared[0].values[k].length })];
+  })) as Record<K, Estimate>;
+  return { seeds: shared.map((s) => s.seed), difference };
+}
+
+/**
+ * Paired differences between named pairs of methods (each `[method, baseline]` where both ran).
+ *
+ * @example
+ * ```ts
+ * import { headToHead } from "./results.ts";
+ * const pools = { "multi-turn-dpo": [1, 0, 0], sweet: [1, 1, 0] } as Record<string, number[]>;
+ * const [c] = headToHead(["multi-turn-dpo", "sweet"], ["success"], (m) => [
+ *   { seed: 0, values: { success: pools[m] }, meanTurns: 2 },
+ * ], [["sweet", "multi-turn-dpo"]]);
+ * // c.difference.success.mean === 1 / 3
+ * ```
+ */
+export function headToHead<K extends string, M extends string>(
+  methods: readonly M[],
+  keys: readonly K[],
+  poolsOf: (method: M) => MetricPools<K>,
+  pairs: readonly (readonly [M, M])[],
+): Comparison<K, M>[] {
+  return pairs.filter(([a, b]) => methods.includes(a) && methods.includes(b)).map(([method, baseline]) => ({
+    method,
+    baseline,
+    ...pairedDifference(keys, poolsOf(method), poolsOf(baseline), `${method} − ${baseline}`),
+  }));
+}
+
+/** The table's lines for its {@link Comparison}s. */
+export function comparisonNotes<K extends string>(
+  results: Pick<RunResultsOf<Family, unknown, K>, "metrics" | "comparisons">,
+): string[] {
+  return (results.comparisons ?? []).map((c) =>
+    `${c.method} − ${c.baseline}, paired on seeds ${c.seeds.join(", ")}: ${
+      results.metrics.map((m) => `${m.short} ${formatEstimate(c.difference[m.key])}`).join(", ")
+    }.`
+  );
 }
 
 /**

@@ -38,11 +38,12 @@ export async function claimRunFolder(root: string, config: RunConfig): Promise<v
   // Through the schema, so a field added since the folder was made reads as its default.
   const parsed = schema.safeParse(recorded);
   const previous = (parsed.success ? parsed.data : recorded) as Record<string, unknown>;
-  // Which methods and curves run, and the worker count, only add or speed up stages; the rest shapes them.
+  // Which methods, seeds and curves run, and the worker count, only add or speed up stages; the rest shapes them.
   const shaping = (c: Record<string, unknown>): Record<string, unknown> => ({
     ...c,
     methods: undefined,
     workers: undefined,
+    ablationSeeds: undefined,
     bestOfN: (c.bestOfN as { tasks?: number } | undefined)?.tasks,
   });
   const [before, now] = [shaping(previous), shaping(config as Record<string, unknown>)];

@@ -42,7 +42,7 @@ import { criticPairs, statePairs } from "../rl/pairs.ts";
 import { SftConfig, sftExamples, trainSft } from "../rl/sft.ts";
 import { readJson, readJsonl, writeJson, writeJsonl } from "../util/jsonl.ts";
 import { Progress } from "../util/progress.ts";
-import { type AblateConfig, criticOf, type Method } from "./config.ts";
+import { type AblateConfig, type Method, type MethodRanking, rankingOf } from "./config.ts";
 
 /** Longest sampled turn, in tokens (answers are ~100). */
 const MAX_TURN_TOKENS = 200;
@@ -401,17 +401,22 @@ function historyOf(data: readonly Trajectory[], row: CandidateRow): DialogueTurn
   return t.dialogue_history.slice(0, agentTurnIndices(t)[row.turn]);
 }
 
-/** Stage 3: a critic variant trained on the rollouts' pairs (or, for the value function, all rollouts). */
+/**
+ * Stage 3: a critic variant trained on the rollouts' pairs (or, for the value function, all rollouts), for
+ * the config's epochs or `epochs` (its folder then says so: `critics/sweet-4-epochs`).
+ */
 export async function critic(
   run: SeedRun,
   data: readonly Trajectory[],
   variant: CriticVariant,
+  epochs = run.config.critic.epochs,
 ): Promise<Pretrained> {
-  const dir = `critics/${variant}`;
-  await stage(run, `critic/${variant}`, `${dir}/checkpoint.json`, async () => {
+  const name = epochs === run.config.critic.epochs ? variant : `${variant}-${epochs}-epochs`;
+  const dir = `critics/${name}`;
+  await stage(run, `critic/${name}`, `${dir}/checkpoint.json`, async () => {
     const model = initCritic(run.base.model, variant);
     const c = run.config.critic;
-    const config = CriticConfig.parse({ ...c, variant, seed: run.seed });
+    const config = CriticConfig.parse({ ...c, epochs, variant, seed: run.seed });
     const pairs = criticPairs(data);
     // The value function learns from the very trajectories the pairs hold, so every variant sees the
     // same data (and the classes are far less skewed than over all rollouts).
@@ -467,22 +472,39 @@ async function referenceRanks(
   return await readJsonl(ReferenceRow, `${offlineDir(run.root)}/${artifact}`);
 }
 
-/** Stage 4: a critic's scores of every state's candidates. */
+/**
+ * The name of a ranking's artifacts: the variant, then each way it departs from the config
+ * (`ranks/turn-sum-policy-ref.jsonl`, `ranks/regression-candidate-pool.jsonl`, `ranks/sweet-4-epochs.jsonl`).
+ */
+export function rankingName(config: AblateConfig, ranking: MethodRanking): string {
+  const { variant, reference, pooling, criticEpochs } = ranking;
+  return [
+    variant,
+    ...(reference && reference !== config.rankingReference ? [`${reference}-ref`] : []),
+    ...(pooling === "candidate" ? ["candidate-pool"] : []),
+    ...(criticEpochs && criticEpochs !== config.critic.epochs ? [`${criticEpochs}-epochs`] : []),
+  ].join("-");
+}
+
+/** Stage 4: a critic's scores of every state's candidates, ranked as `ranking` says. */
 export async function ranks(
   run: SeedRun,
   data: readonly Trajectory[],
   rows: readonly CandidateRow[],
-  variant: CriticVariant,
+  ranking: MethodRanking,
 ): Promise<RankRow[]> {
-  const artifact = `ranks/${variant}.jsonl`;
+  const { variant } = ranking;
+  const name = rankingName(run.config, ranking);
+  const artifact = `ranks/${name}.jsonl`;
   if (!(await exists(`${run.dir}/${artifact}`))) {
     const spec = variantSpec(variant);
-    const withInfo = run.config.rankingReference === "policy" ? false : spec.info;
+    const reference = ranking.reference ?? run.config.rankingReference;
+    const withInfo = reference === "policy" ? false : spec.info;
     const shared = spec.kind === "log-ratio" ? await referenceRanks(run, data, rows, withInfo) : undefined;
-    const trained = await critic(run, data, variant);
+    const trained = await critic(run, data, variant, ranking.criticEpochs);
     try {
-      await stage(run, `ranks/${variant}`, artifact, async () => {
-        const progress = new Progress(`ranking (${variant})`, rows.length);
+      await stage(run, `ranks/${name}`, artifact, async () => {
+        const progress = new Progress(`ranking (${name})`, rows.length);
         const out = rows.map((row, i) => {
           const scores = scoreCandidates(
             trained.model,
@@ -492,7 +514,7 @@ export async function ranks(
             data[row.trajectory].task,
             historyOf(data, row),
             row.candidates,
-            shared ? { referenceScores: shared[i] } : {},
+            { ...(shared ? { referenceScores: shared[i] } : {}), pooling: ranking.pooling },
           );
           progress.update(i + 1);
           return { state: row.state, scores };
@@ -512,12 +534,13 @@ export async function policy(run: SeedRun, method: Method): Promise<Transformer>
   if (method === "zero-shot" || method === "single-turn") return run.base.model;
   const dir = `policies/${slug(method)}`;
   const data = await offlineData(run);
-  const variant = criticOf(method);
+  const ranking = rankingOf(method);
+  const variant = ranking?.variant;
   // The actor's inputs are stages of their own (timed separately), prepared only when still needed.
-  const actorData = variant && !(await exists(`${run.dir}/${dir}/checkpoint.json`))
+  const actorData = ranking && !(await exists(`${run.dir}/${dir}/checkpoint.json`))
     ? await candidates(run, data).then(async (rows) => ({
       rows,
-      scored: await ranks(run, data, rows, variant),
+      scored: await ranks(run, data, rows, ranking),
     }))
     : undefined;
   await stage(run, `train/${method}`, `${dir}/checkpoint.json`, async () => {

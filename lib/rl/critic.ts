@@ -200,6 +200,12 @@ export const RankingReference = z.enum(["critic", "policy"]);
 export type RankingReference = z.infer<typeof RankingReference>;
 
 /**
+ * Which positions a regression head pools when it ranks a candidate: the prefix and the candidate (as it
+ * was trained on whole sequences, the reference fork's `values.mean`), or the candidate's tokens alone.
+ */
+export type RegressionPooling = "sequence" | "candidate";
+
+/**
  * Scores candidate next turns of one dialogue state with a trained critic (higher is better): the
  * history (with the reference in front for variants that read it) runs once, the candidates packed
  * after it. Log-ratio critics return the turn's advantage (mean, or sum for `turn-sum`, of log π_θ −
@@ -230,7 +236,14 @@ export function scoreCandidates(
     history,
     candidates,
   );
-  if (spec.kind === "regression") return pooledValues(critic, prefix, continuations, "mean");
+  if (spec.kind === "regression") {
+    return pooledValues(
+      critic,
+      prefix,
+      continuations,
+      options.pooling === "candidate" ? "continuation" : "mean",
+    );
+  }
   if (spec.kind === "value") return pooledValues(critic, prefix, continuations, "last");
   const mine = scoreContinuations(critic, prefix, continuations);
   const ref = options.referenceScores ??
@@ -265,10 +278,32 @@ export function turnAdvantages(
   );
 }
 
+/**
+ * A trained critic's score of a whole trajectory, as it compares two rollouts of a task: a log-ratio
+ * critic's summed turn advantages (paper Eq. 2), a scalar critic's value after the last agent turn.
+ *
+ * @example
+ * ```ts ignore
+ * const prefers = trajectoryScore(critic, base, tok, "sweet", chosen) > trajectoryScore(critic, base, tok, "sweet", rejected);
+ * ```
+ */
+export function trajectoryScore(
+  critic: Transformer,
+  base: Transformer,
+  tok: Tokenizer,
+  variant: CriticVariant,
+  trajectory: Trajectory,
+): number {
+  const turns = turnAdvantages(critic, base, tok, variant, trajectory);
+  return VARIANTS[variant].kind === "log-ratio" ? turns.reduce((a, b) => a + b, 0) : turns.at(-1) ?? 0;
+}
+
 /** Options of {@link scoreCandidates}. */
 export interface ScoreCandidateOptions {
   /** What a log-ratio critic subtracts (default `critic`). */
   reference?: RankingReference;
+  /** Which positions a regression head pools (default `sequence`, the prefix and the candidate, as trained). */
+  pooling?: RegressionPooling;
   /** The reference's scores of these candidates, when already computed (see {@link referenceScores}). */
   referenceScores?: Pick<ContinuationScores, "sum" | "mean">;
 }

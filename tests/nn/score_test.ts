@@ -52,3 +52,22 @@ Deno.test("score: pooled values of packed continuations equal the differentiable
   tf.dispose([grads.value, ...Object.values(grads.grads)]);
   model.dispose();
 });
+
+Deno.test("score: continuation pooling averages the hidden states of the continuation's own tokens", () => {
+  const model = new Transformer(modelConfig("tiny", { seed: 6, scalarHead: true }));
+  const prefix = [1, 4, 9, 2];
+  const continuations = [[7, 7, 3], [5], [6, 8, 2, 2, 11]];
+  const pooled = pooledValues(model, prefix, continuations, "continuation", { batchSize: 2 });
+  const direct = continuations.map((c) =>
+    tf.tidy(() => {
+      const { hidden } = model.hiddenStates([[...prefix, ...c]]);
+      const own = tf.slice(hidden, [0, prefix.length, 0], [1, c.length, -1]);
+      return model.valueHead(tf.mean(own, 1) as tf.Tensor2D).dataSync()[0];
+    })
+  );
+  pooled.forEach((v, i) => assert.ok(Math.abs(v - direct[i]) < 1e-4, `${i}: ${v} vs ${direct[i]}`));
+  // Not the whole-sequence mean: the prefix is left out.
+  const whole = pooledValues(model, prefix, continuations, "mean");
+  assert.ok(whole.some((v, i) => Math.abs(v - pooled[i]) > 1e-4));
+  model.dispose();
+});

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { engineName } from "../../lib/nn/backend.ts";
 import { selectBackend } from "../../lib/nn/backend.ts";
 import { markdownTable, runAblation } from "../../lib/pipeline/ablate.ts";
+import { backendCriticQuality } from "../../lib/pipeline/backend_ablate.ts";
 import { ABLATE_PRESETS, AblateConfig, METHODS } from "../../lib/pipeline/config.ts";
 import { reportHtml } from "../../lib/pipeline/report.ts";
 import { CandidateRow, RankRow, stageTimings } from "../../lib/pipeline/stages.ts";
@@ -97,9 +98,32 @@ Deno.test({
       assert.ok(rollouts.every((t) => t.reward !== undefined));
       const candidates = await readJsonl(CandidateRow, `${root}/offline/candidates/0000.jsonl`);
       assert.ok(candidates.length > 0 && candidates.every((c) => c.candidates.length === config.candidates));
-      for (const variant of ["sweet", "no-info", "turn-sum", "trajectory-mean", "regression", "value"]) {
-        const ranks = await readJsonl(RankRow, `${dir}/ranks/${variant}.jsonl`);
-        assert.equal(ranks.length, candidates.length, variant);
+      const variants = ["sweet", "no-info", "turn-sum", "trajectory-mean", "regression", "value"];
+      // Table 3 as the paper's code ran it: rankings of their own beside the kit's.
+      const paperRuns = ["turn-sum-policy-ref", "regression-candidate-pool", "sweet-4-epochs"];
+      const scored: Record<string, number[][]> = {};
+      for (const name of [...variants, ...paperRuns]) {
+        const ranks = await readJsonl(RankRow, `${dir}/ranks/${name}.jsonl`);
+        assert.equal(ranks.length, candidates.length, name);
+        scored[name] = ranks.map((r) => r.scores);
+      }
+      assert.notDeepEqual(scored["turn-sum-policy-ref"], scored["turn-sum"]);
+      assert.notDeepEqual(scored["regression-candidate-pool"], scored["regression"]);
+      assert.ok((await Deno.stat(`${dir}/critics/sweet-4-epochs/checkpoint.json`)).isFile);
+      // The paired SWEET-RL − multi-turn DPO difference, and the critic-quality table.
+      assert.deepEqual(results.comparisons!.map((c) => [c.method, c.baseline, c.seeds]), [
+        ["sweet", "multi-turn-dpo", [0]],
+      ]);
+      assert.match(markdownTable(results), /sweet − multi-turn-dpo, paired on seeds 0: tests /);
+      const quality = await backendCriticQuality(config, [0], root);
+      assert.deepEqual(quality.map((q) => q.method), [...METHODS]);
+      assert.deepEqual(await allTimings(root), after, "the critic-quality table recomputes nothing");
+      for (const q of quality) {
+        assert.ok(q.actor.meanTurns >= 1 && q.actor.factsAsked >= 0 && q.actor.factsAsked <= 1, q.method);
+        if (q.method.startsWith("sweet")) {
+          assert.ok(q.answerShare && Math.abs(q.lengthSpearman!) <= 1, q.method);
+          assert.ok(q.heldOut === null || (q.heldOut!.mean >= 0 && q.heldOut!.mean <= 1), q.method);
+        }
       }
       for (const m of METHODS) assert.ok(`eval/${m}` in results.stageSeconds["seed-0"], `eval/${m} timed`);
       assert.ok("rollouts/r0" in results.stageSeconds.offline);

@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { evaluationTasks } from "../../lib/pipeline/backend_ablate.ts";
 import { runConfig } from "../../lib/pipeline/run_config.ts";
 import { claimRunFolder } from "../../lib/pipeline/run_folder.ts";
-import { ABLATE_PRESETS, AblateConfig, VALIDATION_START } from "../../lib/pipeline/config.ts";
+import {
+  ABLATE_PRESETS,
+  AblateConfig,
+  methodSeeds,
+  rankingOf,
+  VALIDATION_START,
+} from "../../lib/pipeline/config.ts";
+import { rankingName } from "../../lib/pipeline/stages.ts";
 import { loadSplit } from "../../lib/colbench/backend/splits.ts";
 
 Deno.test("config: the validation split is train tasks no rollout of the config reaches", async () => {
@@ -77,4 +84,24 @@ Deno.test("stages: a resume clears dead processes' locks and keeps a live worker
   await sleeper.status;
   assert.deepEqual(left, ["live.lock"]);
   await Deno.remove(root, { recursive: true });
+});
+
+Deno.test("config: Table 3 as the paper's code ran it ranks with the kit's critics, named apart", () => {
+  const config = AblateConfig.parse(ABLATE_PRESETS.small);
+  assert.deepEqual(rankingOf("sweet"), { variant: "sweet" });
+  assert.deepEqual(rankingOf("sweet/turn-sum"), { variant: "turn-sum" });
+  assert.equal(rankingOf("rft"), undefined);
+  assert.equal(rankingName(config, rankingOf("sweet/turn-sum")!), "turn-sum");
+  assert.equal(rankingName(config, rankingOf("sweet/turn-sum-code")!), "turn-sum-policy-ref");
+  assert.equal(rankingName(config, rankingOf("sweet/regression-candidate")!), "regression-candidate-pool");
+  assert.equal(rankingName(config, rankingOf("sweet/critic-4-epochs")!), "sweet-4-epochs");
+  // The config's own reference and epochs are no departure.
+  assert.equal(
+    rankingName({ ...config, rankingReference: "policy" }, rankingOf("sweet/turn-sum-code")!),
+    "turn-sum",
+  );
+  // The main methods run on every seed, the rest on the first ablationSeeds.
+  assert.deepEqual(methodSeeds(config, "sweet", [0, 1, 2, 3, 4]), [0, 1, 2, 3, 4]);
+  assert.deepEqual(methodSeeds(config, "sweet/no-info", [0, 1, 2, 3, 4]), [0, 1, 2]);
+  assert.deepEqual(methodSeeds(config, "single-turn", [0, 1]), [0, 1]);
 });

@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
-import { methodResults, resultCells } from "../../lib/pipeline/results.ts";
-import { bootstrapMean } from "../../lib/util/stats.ts";
+import {
+  comparisonNotes,
+  headToHead,
+  methodResults,
+  pairedGains,
+  resultCells,
+} from "../../lib/pipeline/results.ts";
+import { bootstrapMean, formatEstimate } from "../../lib/util/stats.ts";
 
 // Two seeds of the same four tasks; task 3 is hard for both methods on both seeds.
 const pools: Record<string, number[][]> = {
@@ -59,6 +65,45 @@ Deno.test("results: a method evaluated on other tasks than zero-shot is refused"
         values: { success: m === "rft" ? [1, 0] : [1, 0, 1] },
         meanTurns: 1,
       }], () => null),
-    /rft: not evaluated on zero-shot's tasks and seeds/,
+    /rft − zero-shot: not evaluated on the same tasks/,
+  );
+});
+
+Deno.test("results: a method run on fewer seeds is paired with the baseline on the seeds both ran", () => {
+  const fiveSeeds = [[1, 0, 0, 0], [1, 1, 0, 0], [0, 0, 0, 0], [1, 0, 1, 0], [0, 1, 0, 0]];
+  const ablation = [[1, 1, 0, 0], [1, 1, 1, 0], [0, 0, 1, 0]];
+  const poolsOf = (m: string) =>
+    (m === "zero-shot" ? fiveSeeds : ablation).map((values, seed) => ({
+      seed,
+      values: { success: values },
+      meanTurns: 2,
+    }));
+  const gains = pairedGains(["zero-shot", "sweet/no-info"], ["success"], poolsOf, "zero-shot");
+  const diff = ablation.flat().map((x, i) => x - fiveSeeds.flat()[i]);
+  assert.deepEqual(gains.get("sweet/no-info")!.success, bootstrapMean(diff, { tasks: 4 }));
+  const [c] = headToHead(["zero-shot", "sweet/no-info"], ["success"], poolsOf, [[
+    "sweet/no-info",
+    "zero-shot",
+  ]]);
+  assert.deepEqual(c.seeds, [0, 1, 2]);
+  assert.deepEqual(c.difference.success, gains.get("sweet/no-info")!.success);
+  // A pair that did not both run is left out; one with no common seed is refused by name.
+  assert.deepEqual(headToHead(["zero-shot"], ["success"], poolsOf, [["sweet", "zero-shot"]]), []);
+  assert.throws(
+    () =>
+      pairedGains(
+        ["a", "b"],
+        ["success"],
+        (m) => [{ seed: m === "a" ? 0 : 1, values: { success: [1] }, meanTurns: 1 }],
+        "b",
+      ),
+    /a − b: the two methods share no seed/,
+  );
+  assert.deepEqual(
+    comparisonNotes({
+      metrics: [{ key: "success", label: "success %", short: "success" }],
+      comparisons: [c],
+    }),
+    [`sweet/no-info − zero-shot, paired on seeds 0, 1, 2: success ${formatEstimate(c.difference.success)}.`],
   );
 });
