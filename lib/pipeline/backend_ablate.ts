@@ -34,7 +34,17 @@ import {
   VALIDATION_START,
 } from "./config.ts";
 import { criticQuality, type CriticQualityRow, heldOutAccuracy } from "./critic_quality.ts";
-import { bestOfN, clearStaleLocks, EvalSummary, evaluate, type SeedRun, slug, StageBusy } from "./stages.ts";
+import {
+  bestOfN,
+  clearStaleLocks,
+  criticName,
+  EvalSummary,
+  evaluate,
+  type SeedRun,
+  slug,
+  StageBusy,
+} from "./stages.ts";
+import type { CriticVariant } from "../rl/critic.ts";
 
 /** The backend's metrics: % tests passed and success, both per task. */
 export const BACKEND_METRICS: MetricSpec<BackendMetric>[] = [
@@ -99,6 +109,15 @@ async function openRun(config: AblateConfig, seeds: readonly number[], root: str
   };
 }
 
+/** Each critic (variant and epochs) that the config's methods train, once. */
+function heldOutCritics(config: AblateConfig): { variant: CriticVariant; epochs: number }[] {
+  const all = config.methods.flatMap((m) => {
+    const r = rankingOf(m);
+    return r ? [{ variant: r.variant, epochs: r.criticEpochs ?? config.critic.epochs }] : [];
+  });
+  return all.filter((c, i) => all.findIndex((d) => d.variant === c.variant && d.epochs === c.epochs) === i);
+}
+
 /** Every evaluation the run reports, as jobs: each method of each seed, then the best-of-N points. */
 function jobsOf(runs: readonly SeedRun[]): { label: string; run: () => Promise<unknown> }[] {
   const { config } = runs[0];
@@ -109,10 +128,10 @@ function jobsOf(runs: readonly SeedRun[]): { label: string; run: () => Promise<u
       label: `seed ${run.seed} ${method}`,
       run: () => evaluate(run, method),
     })),
-    // The held-out critics of the critic-quality table, on the first seed.
-    ...(i > 0 ? [] : [...new Set(methods.flatMap((m) => rankingOf(m)?.variant ?? []))]).map((variant) => ({
-      label: `seed ${run.seed} held-out critic ${variant}`,
-      run: () => heldOutAccuracy(run, variant),
+    // The held-out critics of the critic-quality table (one per critic the methods train), on the first seed.
+    ...(i > 0 ? [] : heldOutCritics(config)).map(({ variant, epochs }) => ({
+      label: `seed ${run.seed} held-out critic ${criticName(config, variant, epochs)}`,
+      run: () => heldOutAccuracy(run, variant, epochs),
     })),
     ...(i >= curve.seeds ? [] : curve.variants).flatMap((variant) =>
       curve.n.map((n) => ({

@@ -9,7 +9,7 @@
  * - for each method's actor on the evaluation tasks: agent turns per dialogue, the share of dialogues
  *   that hit the turn limit, and the share of hidden facts it asked for.
  *
- * The held-out critics are stages of the first seed (`critic-quality/<variant>.json`), computed by
+ * The held-out critics are stages of the first seed (`critic-quality/<critic>.json`), computed by
  * `deno task ablate`; the rest is read from the run's ranks and evaluations.
  *
  * @module
@@ -24,7 +24,7 @@ import { readJson, readJsonl, writeJson } from "../util/jsonl.ts";
 import { Progress } from "../util/progress.ts";
 import { bootstrapMean, type Estimate, mean } from "../util/stats.ts";
 import { type AblateConfig, type Method, methodSeeds, rankingOf } from "./config.ts";
-import { candidates, ranks, rollouts, type SeedRun, slug, stage } from "./stages.ts";
+import { candidates, criticName, ranks, rollouts, type SeedRun, slug, stage } from "./stages.ts";
 
 /** Share of the run's train tasks (the first ones) whose pairs train the held-out critic. */
 const TRAIN_SHARE = 0.8;
@@ -43,16 +43,22 @@ export const HeldOutAccuracy = z.object({
 export type HeldOutAccuracy = z.infer<typeof HeldOutAccuracy>;
 
 /**
- * Stage: `variant` trained on the pairs of the first 80% of train tasks, judged on the pairs of the rest.
+ * Stage: `variant` trained (for the config's epochs, or `epochs`) on the pairs of the first 80% of train
+ * tasks, judged on the pairs of the rest, each rollout scored as the critic was trained to score it.
  *
  * @example
  * ```ts ignore
  * const { accuracy } = await heldOutAccuracy(run, "sweet");
  * ```
  */
-export async function heldOutAccuracy(run: SeedRun, variant: CriticVariant): Promise<HeldOutAccuracy> {
-  const artifact = `critic-quality/${variant}.json`;
-  await stage(run, `critic-quality/${variant}`, artifact, async () => {
+export async function heldOutAccuracy(
+  run: SeedRun,
+  variant: CriticVariant,
+  epochs = run.config.critic.epochs,
+): Promise<HeldOutAccuracy> {
+  const name = criticName(run.config, variant, epochs);
+  const artifact = `critic-quality/${name}.json`;
+  await stage(run, `critic-quality/${name}`, artifact, async () => {
     const data = await rollouts(run);
     const tasks = [...new Set(data.map((t) => taskKey(t.task)))];
     const trainOn = new Set(tasks.slice(0, Math.round(TRAIN_SHARE * tasks.length)));
@@ -66,9 +72,9 @@ export async function heldOutAccuracy(run: SeedRun, variant: CriticVariant): Pro
         run.base.model,
         run.base.tokenizer,
         train,
-        CriticConfig.parse({ ...run.config.critic, variant, seed: run.seed }),
+        CriticConfig.parse({ ...run.config.critic, epochs, variant, seed: run.seed }),
         {
-          runDir: `${run.dir}/critic-quality/${variant}-train`,
+          runDir: `${run.dir}/critic-quality/${name}-train`,
           rollouts: [...new Set(train.flatMap((p) => [p.chosen, p.rejected]))],
         },
       );
@@ -83,7 +89,7 @@ export async function heldOutAccuracy(run: SeedRun, variant: CriticVariant): Pro
       });
       progress.done();
       await writeJson(`${run.dir}/${artifact}`, HeldOutAccuracy, {
-        variant,
+        variant: name,
         trainPairs: train.length,
         pairs: heldOut.length,
         tasks: byTask.size,
@@ -209,7 +215,7 @@ export async function criticQuality(runs: readonly SeedRun[]): Promise<CriticQua
         }
       });
     }
-    const quality = await heldOutAccuracy(runs[0], ranking.variant);
+    const quality = await heldOutAccuracy(runs[0], ranking.variant, ranking.criticEpochs);
     out.push({
       method,
       heldOut: quality.accuracy,

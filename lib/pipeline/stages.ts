@@ -401,6 +401,15 @@ function historyOf(data: readonly Trajectory[], row: CandidateRow): DialogueTurn
   return t.dialogue_history.slice(0, agentTurnIndices(t)[row.turn]);
 }
 
+/** A critic's folder name: its variant, and its epochs where they are not the config's (`sweet-4-epochs`). */
+export function criticName(
+  config: AblateConfig,
+  variant: CriticVariant,
+  epochs = config.critic.epochs,
+): string {
+  return epochs === config.critic.epochs ? variant : `${variant}-${epochs}-epochs`;
+}
+
 /**
  * Stage 3: a critic variant trained on the rollouts' pairs (or, for the value function, all rollouts), for
  * the config's epochs or `epochs` (its folder then says so: `critics/sweet-4-epochs`).
@@ -411,7 +420,7 @@ export async function critic(
   variant: CriticVariant,
   epochs = run.config.critic.epochs,
 ): Promise<Pretrained> {
-  const name = epochs === run.config.critic.epochs ? variant : `${variant}-${epochs}-epochs`;
+  const name = criticName(run.config, variant, epochs);
   const dir = `critics/${name}`;
   await stage(run, `critic/${name}`, `${dir}/checkpoint.json`, async () => {
     const model = initCritic(run.base.model, variant);
