@@ -129,7 +129,7 @@ function jobsOf(runs: readonly SeedRun[]): { label: string; run: () => Promise<u
       run: () => evaluate(run, method),
     })),
     // The held-out critics of the critic-quality table (one per critic the methods train), on the first seed.
-    ...(i > 0 ? [] : heldOutCritics(config)).map(({ variant, epochs }) => ({
+    ...(i > 0 || !config.criticQuality ? [] : heldOutCritics(config)).map(({ variant, epochs }) => ({
       label: `seed ${run.seed} held-out critic ${criticName(config, variant, epochs)}`,
       run: () => heldOutAccuracy(run, variant, epochs),
     })),

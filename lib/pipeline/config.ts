@@ -156,6 +156,9 @@ export const AblateConfig = z.object({
     seeds: z.number().int().positive().default(1).describe("how many of the run's seeds (the first) play it"),
   }).describe("paper Fig. 3a"),
   workers: z.number().int().positive().default(2).describe("Python harness workers"),
+  criticQuality: z.boolean().default(true).describe(
+    "train the held-out critics of the critic-quality table (first seed; lib/pipeline/critic_quality.ts)",
+  ),
   ablationSeeds: z.number().int().positive().default(3).describe(
     "how many of the run's seeds (the first) the ablations and single-turn run on; zero-shot, RFT, " +
       "multi-turn DPO and SWEET-RL run on all of them",

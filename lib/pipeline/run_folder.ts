@@ -44,6 +44,7 @@ export async function claimRunFolder(root: string, config: RunConfig): Promise<v
     methods: undefined,
     workers: undefined,
     ablationSeeds: undefined,
+    criticQuality: undefined,
     bestOfN: (c.bestOfN as { tasks?: number } | undefined)?.tasks,
   });
   const [before, now] = [shaping(previous), shaping(config as Record<string, unknown>)];

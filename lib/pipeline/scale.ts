@@ -21,6 +21,8 @@ export interface ScalePoint {
   trajectories: number;
   success: Estimate;
   testsPassed: Estimate;
+  /** SWEET-RL only: its success minus multi-turn DPO's, paired on the same tasks and seeds. */
+  successVsMultiTurnDpo?: Estimate;
 }
 
 /**
@@ -63,10 +65,12 @@ export async function runScaling(
       trainTasks,
       methods: SCALE_METHODS,
       bestOfN: { ...config.bestOfN, variants: [], n: [] },
+      criticQuality: false,
     };
     const root = trainTasks === config.trainTasks ? ablateRoot : `${scaleRoot}/tasks-${trainTasks}`;
     console.error(`[scale] ${trainTasks} train tasks in ${root}`);
     const results = await runAblation(sized, seeds, root, { write: root !== ablateRoot });
+    const vsDpo = results.comparisons?.find((c) => c.method === "sweet" && c.baseline === "multi-turn-dpo");
     for (const m of results.methods) {
       points.push({
         method: m.method,
@@ -74,6 +78,7 @@ export async function runScaling(
         trajectories: trainTasks * config.rollouts,
         success: m.success,
         testsPassed: m.testsPassed,
+        ...(m.method === "sweet" && vsDpo ? { successVsMultiTurnDpo: vsDpo.difference.success } : {}),
       });
     }
   }

@@ -85,6 +85,7 @@ export function bootstrapMean(
  * ```
  */
 export function formatEstimate(e: Estimate): string {
-  const pct = (x: number) => (100 * x).toFixed(1);
+  // A value that rounds to zero prints as 0.0, whatever its sign ("-0.0" reads as a finding).
+  const pct = (x: number) => (100 * x).toFixed(1).replace(/^-(0\.0)$/, "$1");
   return `${pct(e.mean)} [${pct(e.lo)}, ${pct(e.hi)}]`;
 }
