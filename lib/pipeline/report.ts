@@ -7,7 +7,7 @@
  */
 import { type Figure, figureHtml, plotlySource } from "../report/plotly.ts";
 import type { RunResults } from "./ablate.ts";
-import { resultCells } from "./results.ts";
+import { comparisonNotes, resultCells } from "./results.ts";
 import type { AblationResults } from "./backend_ablate.ts";
 import type { Estimate } from "../util/stats.ts";
 
@@ -124,6 +124,7 @@ function escape(text: string): string {
  */
 export async function reportHtml(results: RunResults): Promise<string> {
   const { header, rows } = results.family === "frontend" ? resultCells(results) : resultCells(results);
+  const notes = results.family === "frontend" ? comparisonNotes(results) : comparisonNotes(results);
   const cells = (tag: string, row: string[]) =>
     `<tr>${row.map((c) => `<${tag}>${escape(c)}</${tag}>`).join("")}</tr>`;
   const c = results.config;
@@ -158,6 +159,7 @@ finished ${escape(results.finishedAt)}; ${
 <table>${cells("th", header)}
 ${rows.map((row) => cells("td", row)).join("\n")}
 </table>
+${notes.map((line) => `<p>${escape(line)}</p>`).join("\n")}
 ${figures.join("\n")}
 ${figureHtml("timing", timingFigure(results))}
 </body></html>

@@ -138,6 +138,7 @@ Deno.test({
       assert.ok(markdownTable(results).includes(`tfjs engine: ${engineName()}.`));
       const html = await reportHtml(results);
       assert.match(html, /<tr><td>sweet<\/td><td>[\d.]+ \[[\d.]+, [\d.]+\]<\/td>/);
+      assert.match(html, /<p>sweet − multi-turn-dpo, paired on seeds 0: tests /);
       assert.ok(html.includes("Plotly.newPlot") && html.length > 1_000_000, "charts with plotly.js inlined");
       await assert.rejects(
         runAblation({ ...config, stateFraction: 0.9 }, [0], root),
