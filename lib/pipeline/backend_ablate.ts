@@ -111,11 +111,12 @@ async function openRun(config: AblateConfig, seeds: readonly number[], root: str
 
 /** Each critic (variant and epochs) that the config's methods train, once. */
 function heldOutCritics(config: AblateConfig): { variant: CriticVariant; epochs: number }[] {
-  const all = config.methods.flatMap((m) => {
+  const critics = new Map(config.methods.flatMap((m) => {
     const r = rankingOf(m);
-    return r ? [{ variant: r.variant, epochs: r.criticEpochs ?? config.critic.epochs }] : [];
-  });
-  return all.filter((c, i) => all.findIndex((d) => d.variant === c.variant && d.epochs === c.epochs) === i);
+    const epochs = r?.criticEpochs ?? config.critic.epochs;
+    return r ? [[criticName(config, r.variant, epochs), { variant: r.variant, epochs }] as const] : [];
+  }));
+  return [...critics.values()];
 }
 
 /** Every evaluation the run reports, as jobs: each method of each seed, then the best-of-N points. */

@@ -482,16 +482,16 @@ async function referenceRanks(
 }
 
 /**
- * The name of a ranking's artifacts: the variant, then each way it departs from the config
- * (`ranks/turn-sum-policy-ref.jsonl`, `ranks/regression-candidate-pool.jsonl`, `ranks/sweet-4-epochs.jsonl`).
+ * The name of a ranking's artifacts: its critic's name ({@link criticName}), then each way the ranking
+ * departs from the config (`ranks/turn-sum-policy-ref.jsonl`, `ranks/regression-candidate-pool.jsonl`,
+ * `ranks/sweet-4-epochs.jsonl`).
  */
 export function rankingName(config: AblateConfig, ranking: MethodRanking): string {
   const { variant, reference, pooling, criticEpochs } = ranking;
   return [
-    variant,
+    criticName(config, variant, criticEpochs),
     ...(reference && reference !== config.rankingReference ? [`${reference}-ref`] : []),
     ...(pooling === "candidate" ? ["candidate-pool"] : []),
-    ...(criticEpochs && criticEpochs !== config.critic.epochs ? [`${criticEpochs}-epochs`] : []),
   ].join("-");
 }
 
