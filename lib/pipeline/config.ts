@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { BASE_POLICY_DIR } from "../nn/pretrained.ts";
+import { DEFAULT_FACTS_PER_REPLY } from "../colbench/backend/simulator.ts";
 import { CriticVariant, RankingReference, type RegressionPooling } from "../rl/critic.ts";
 
 /** The methods of the paper's Tables 2 and 3, as the kit names them. */
@@ -125,6 +126,9 @@ export const AblateConfig = z.object({
   evalTasks: z.number().int().positive().describe("first N tasks of the evaluation split evaluated"),
   evalSplit: z.enum(["test", "validation"]).default("test").describe(
     `split evaluated: test, or validation (train tasks ${VALIDATION_START}–4999, for choosing hyperparameters)`,
+  ),
+  factsPerReply: z.number().int().min(1).default(DEFAULT_FACTS_PER_REPLY).describe(
+    "the most hidden facts the scripted simulator states per reply, in rollouts and evaluation (the horizon knob)",
   ),
   temperature: z.number().positive().default(1).describe(
     "sampling temperature of rollouts, candidates and eval",

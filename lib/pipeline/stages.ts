@@ -276,7 +276,8 @@ async function play(
   maxTurns?: number,
 ): Promise<Evaluation> {
   const progress = new Progress(label, tasks.length);
-  const evaluation = await evaluateAgent(tasks, agent, new ScriptedSimulator(streamSeed), run.harness, {
+  const simulator = new ScriptedSimulator(streamSeed, { factsPerReply: run.config.factsPerReply });
+  const evaluation = await evaluateAgent(tasks, agent, simulator, run.harness, {
     ...(maxTurns ? { maxTurns } : {}),
     seed: run.seed,
     onProgress: (done) => progress.update(done),

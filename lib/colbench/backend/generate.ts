@@ -46,7 +46,10 @@ const MAX_ATTEMPTS = 100;
 
 /** Options of {@link generateSplit}. */
 export interface SplitOptions {
-  split: "train" | "test";
+  /** The split's name: it seeds every draw and prefixes the task ids (`test-facts-3` for a stratum). */
+  split: "train" | "test" | `test-facts-${number}`;
+  /** The families drawn from, round-robin (default: every family, as the shipped splits). */
+  families?: readonly AnyFamily[];
   count: number;
   seed: number;
   /** Reference solutions that must not reappear (the test split's, when generating train). */
@@ -98,10 +101,11 @@ export async function generateSplit(harness: PythonHarness, options: SplitOption
  */
 export async function generateTask(
   harness: PythonHarness,
-  options: Pick<SplitOptions, "split" | "seed" | "exclude">,
+  options: Pick<SplitOptions, "split" | "seed" | "exclude" | "families">,
   index: number,
 ): Promise<BackendTask> {
-  const family = FAMILIES[index % FAMILIES.length];
+  const families = options.families ?? FAMILIES;
+  const family = families[index % families.length];
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const rng = Rng.derive(options.seed, options.split, index, attempt);
     const task = await draft(harness, family, rng, `${options.split}-${String(index).padStart(5, "0")}`);

@@ -1,7 +1,8 @@
 /**
  * Human simulators. The scripted one plays the paper's LLM simulator on synthetic tasks: it sees only the
- * task's hidden facts and the agent's latest message, answers only what was asked (at most two facts, one
- * sentence each, paraphrased), says it does not know otherwise, and never writes code.
+ * task's hidden facts and the agent's latest message, answers only what was asked (at most
+ * {@link DEFAULT_FACTS_PER_REPLY} facts, one sentence each, paraphrased), says it does not know otherwise, and
+ * never writes code.
  *
  * @module
  */
@@ -33,6 +34,13 @@ export interface SimulatorRequest {
   /** Index of the agent turn being answered (0-based); with the task id it seeds paraphrase choice. */
   readonly turn: number;
 }
+
+/**
+ * The most facts the scripted simulator states per reply unless told otherwise: a question whose words match
+ * two facts' keywords ("the bulk discount" names both the bulk threshold and the discount) gets both. With 1,
+ * each reply states one fact, the horizon knob of `deno task horizon` (lib/pipeline/horizon.ts).
+ */
+export const DEFAULT_FACTS_PER_REPLY = 2;
 
 /** Words that carry no meaning for matching a question to a fact. */
 const STOPWORDS = new Set(
@@ -104,7 +112,11 @@ export function factScore(message: string, fact: HiddenFact): number {
  * factsAskedFor("Do members get a discount?", facts).map((f) => f.id); // ["m"]
  * ```
  */
-export function factsAskedFor(message: string, facts: readonly HiddenFact[], limit = 2): HiddenFact[] {
+export function factsAskedFor(
+  message: string,
+  facts: readonly HiddenFact[],
+  limit = DEFAULT_FACTS_PER_REPLY,
+): HiddenFact[] {
   return facts
     .map((fact, index) => ({ fact, index, score: factScore(message, fact) }))
     .filter((s) => s.score > 0)
@@ -128,13 +140,30 @@ const DONT_KNOW = [
  * ```ts
  * import { ScriptedSimulator } from "./simulator.ts";
  * const sim = new ScriptedSimulator(0);
+ * const terse = new ScriptedSimulator(0, { factsPerReply: 1 }); // one fact per reply: longer dialogues
  * ```
  */
 export class ScriptedSimulator implements HumanSimulator {
   readonly name = "scripted";
 
-  /** @param seed selects paraphrases; part of every result's config. */
-  constructor(readonly seed: number) {}
+  /** The most facts one reply states. */
+  readonly factsPerReply: number;
+
+  /**
+   * @param seed selects paraphrases; part of every result's config.
+   * @param options.factsPerReply the most facts one reply states (default {@link DEFAULT_FACTS_PER_REPLY}).
+   */
+  constructor(
+    readonly seed: number,
+    { factsPerReply = DEFAULT_FACTS_PER_REPLY }: { factsPerReply?: number } = {},
+  ) {
+    if (!Number.isInteger(factsPerReply) || factsPerReply < 1) {
+      throw new RangeError(
+        `ScriptedSimulator: factsPerReply must be a whole number ≥ 1, not ${factsPerReply}`,
+      );
+    }
+    this.factsPerReply = factsPerReply;
+  }
 
   /** Answers each request from its task's hidden facts. */
   reply(requests: readonly SimulatorRequest[]): Promise<string[]> {
@@ -152,7 +181,7 @@ export class ScriptedSimulator implements HumanSimulator {
     }
     const message = history.at(-1)?.content ?? "";
     const rng = Rng.derive(this.seed, task.task_id ?? task.problem_description, turn);
-    const asked = factsAskedFor(message, task.hidden_facts);
+    const asked = factsAskedFor(message, task.hidden_facts, this.factsPerReply);
     if (asked.length === 0) return rng.pick(DONT_KNOW);
     return asked.map((fact) => rng.pick(fact.statements)).join(" ");
   }

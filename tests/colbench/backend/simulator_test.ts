@@ -64,6 +64,20 @@ Deno.test("simulator: tolerant to free-form wording, at most two facts for a que
   assert.equal(revealed(task, many).length, 2);
 });
 
+Deno.test("simulator: factsPerReply bounds the facts a reply states (the horizon knob), best match first", () => {
+  const task = fixtureTask(0, "loyalty_pricing");
+  const both = "What is the bulk discount?"; // "bulk" names the threshold too
+  assert.deepEqual(revealed(task, ask(new ScriptedSimulator(0), task, both)), [
+    "bulk_discount",
+    "bulk_threshold",
+  ]);
+  const terse = new ScriptedSimulator(0, { factsPerReply: 1 });
+  assert.deepEqual(revealed(task, ask(terse, task, both)), ["bulk_discount"]);
+  const many = "Tell me about bulk discounts, member discounts and rounding.";
+  assert.equal(revealed(task, ask(new ScriptedSimulator(0, { factsPerReply: 3 }), task, many)).length, 3);
+  assert.throws(() => new ScriptedSimulator(0, { factsPerReply: 0 }), /factsPerReply/);
+});
+
 Deno.test("simulator: deterministic given seed, task and turn; paraphrases vary", () => {
   const task = fixtureTask(3, "loyalty_pricing");
   const q = "How much do loyalty members save?";
