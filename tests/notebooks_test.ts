@@ -115,6 +115,7 @@ testNeeding(JUPYTER, {
         "04_ablations",
         "05_data_scaling",
         "06_frontend",
+        "07_horizon",
       ]);
       await executeNotebooks(runs, out, NAMES);
       for (const name of NAMES) {

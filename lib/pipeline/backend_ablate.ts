@@ -119,8 +119,14 @@ function heldOutCritics(config: AblateConfig): { variant: CriticVariant; epochs:
   return [...critics.values()];
 }
 
+/** A unit of work of {@link runStages}: it throws {@link StageBusy} while another process holds its stage. */
+export interface StageJob {
+  label: string;
+  run: () => Promise<unknown>;
+}
+
 /** Every evaluation the run reports, as jobs: each method of each seed, then the best-of-N points. */
-function jobsOf(runs: readonly SeedRun[]): { label: string; run: () => Promise<unknown> }[] {
+function jobsOf(runs: readonly SeedRun[]): StageJob[] {
   const { config } = runs[0];
   const { methods, bestOfN: curve } = config;
   const seeds = runs.map((r) => r.seed);
@@ -154,11 +160,17 @@ function jobsOf(runs: readonly SeedRun[]): { label: string; run: () => Promise<u
  * await runStages(config, [0, 1, 2], "runs/ablate/small"); // in each of several processes
  * ```
  */
-export async function runStages(config: AblateConfig, seeds: readonly number[], root: string): Promise<void> {
+export async function runStages(
+  config: AblateConfig,
+  seeds: readonly number[],
+  root: string,
+  /** Further jobs after the run's own (the horizon study's strata evaluations), on the same seeds' runs. */
+  more: (runs: readonly SeedRun[]) => StageJob[] = () => [],
+): Promise<void> {
   await claimRunFolder(root, config);
   const { runs, close } = await openRun(config, seeds, root);
   try {
-    let pending = jobsOf(runs);
+    let pending = [...jobsOf(runs), ...more(runs)];
     const total = pending.length;
     let done = 0;
     while (pending.length > 0) {

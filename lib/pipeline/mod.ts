@@ -1,5 +1,5 @@
 /**
- * The experiments behind `deno task ablate` and `deno task scale`: each family's configs and presets,
+ * The experiments behind `deno task ablate`, `deno task scale` and `deno task horizon`: each family's configs and presets,
  * the staged, resumable pipeline (offline rollouts, candidates, critics, ranks, policies, evaluation,
  * best-of-N) run for several seeds in one run folder, the results tables and HTML report, the
  * data-scaling curve, and the setup the notebooks share.
@@ -84,4 +84,27 @@ export {
 } from "./stages.ts";
 export { bestOfNFigure, metricFigure, type MetricResults, reportHtml } from "./report.ts";
 export { runScaling, SCALE_METHODS, type ScalePoint, scaleSizes } from "./scale.ts";
+export {
+  byStratum,
+  gainTrend,
+  HORIZON_METHODS,
+  HORIZON_PRESETS,
+  HorizonConfig,
+  horizonMarkdown,
+  type HorizonResults,
+  horizonResults,
+  readPlays,
+  readRunPlays,
+  runHorizonStages,
+  settingConfig,
+  settingNotes,
+  type SettingResult,
+  settingResult,
+  settingRoot,
+  stratumCells,
+  type StratumPlays,
+  type StratumRow,
+  stratumRows,
+  trendVerdict,
+} from "./horizon.ts";
 export { type NotebookSetup, notebookSetup } from "./notebook.ts";

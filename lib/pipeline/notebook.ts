@@ -17,6 +17,8 @@ export interface NotebookSetup {
   root: string;
   /** The data-scaling folder (`<runs>/scale/<preset>`). */
   scaleRoot: string;
+  /** The horizon study's folder (`<runs>/horizon/<preset>`), as `deno task horizon` writes it. */
+  horizonRoot: string;
   /** The frontend pipeline's run folder (`<runs>/ablate/frontend-<preset>`), as `--family frontend` writes it. */
   frontendRoot: string;
   config: AblateConfig;
@@ -60,6 +62,7 @@ export async function notebookSetup(): Promise<NotebookSetup> {
     seeds,
     root: `${runs}/ablate/${preset}`,
     scaleRoot: `${runs}/scale/${preset}`,
+    horizonRoot: `${runs}/horizon/${preset}`,
     frontendRoot: `${runs}/ablate/frontend-${preset}`,
     config: AblateConfig.parse(ABLATE_PRESETS[preset]),
   };

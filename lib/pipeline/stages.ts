@@ -92,6 +92,15 @@ function summaryOf(method: string, seed: number, evaluation: Evaluation): EvalSu
   };
 }
 
+/**
+ * Tasks a method is also evaluated on, beside the run's evaluation split: `eval/<name>/<method>.jsonl` in the
+ * seed's folder (the horizon study's fact-count strata).
+ */
+export interface EvalSet {
+  name: string;
+  tasks: readonly BackendTask[];
+}
+
 /** Shared state of one seed's run. */
 export interface SeedRun {
   config: AblateConfig;
@@ -594,20 +603,32 @@ export async function policy(run: SeedRun, method: Method): Promise<Transformer>
   return (await loadPretrained(`${run.dir}/${dir}`, { trainable: false })).model;
 }
 
-/** Stage 6: a method's policy on the test tasks (temperature 1.0; one turn for single-turn). */
-export async function evaluate(run: SeedRun, method: Method): Promise<EvalSummary> {
-  const artifact = `eval/${slug(method)}.summary.json`;
+/**
+ * Stage 6: a method's policy on the evaluation tasks, or on `set`'s (temperature 1.0; one turn for
+ * single-turn). Every set plays the same sampling stream, so methods are compared on common random numbers.
+ */
+export async function evaluate(run: SeedRun, method: Method, set?: EvalSet): Promise<EvalSummary> {
+  const file = `eval/${set ? `${set.name}/` : ""}${slug(method)}`;
+  const artifact = `${file}.summary.json`;
   if (!(await exists(`${run.dir}/${artifact}`))) {
     const model = await policy(run, method);
     try {
-      await stage(run, `eval/${method}`, artifact, async () => {
+      await stage(run, `eval/${set ? `${set.name}/` : ""}${method}`, artifact, async () => {
         const stream = run.seed * 100 + EVAL_STREAM;
         // The single-turn setting: one turn, which the agent is told to answer in.
         const single = method === "single-turn";
         const agent = policyAgent(run, model, stream, single);
         const maxTurns = single ? 1 : undefined;
-        const evaluation = await play(run, agent, run.testTasks, stream, `eval ${method}`, maxTurns);
-        await writeJsonl(`${run.dir}/eval/${slug(method)}.jsonl`, Trajectory, evaluation.trajectories);
+        const tasks = set?.tasks ?? run.testTasks;
+        const evaluation = await play(
+          run,
+          agent,
+          tasks,
+          stream,
+          `eval ${set?.name ?? ""} ${method}`,
+          maxTurns,
+        );
+        await writeJsonl(`${run.dir}/${file}.jsonl`, Trajectory, evaluation.trajectories);
         await writeJson(`${run.dir}/${artifact}`, EvalSummary, summaryOf(method, run.seed, evaluation));
       });
     } finally {

@@ -43,7 +43,21 @@ export { type AnyFamily, type FactSpec, type TaskFamily } from "./family.ts";
 export { FAMILIES, familyByName } from "./families/mod.ts";
 export { generateSplit, generateTask, SHIPPED_SEED, type SplitOptions } from "./generate.ts";
 export { loadSplit, type Split, SPLITS_DIR, writeSplits, type WriteSplitsOptions } from "./splits.ts";
-export { factsAskedFor, type HumanSimulator, ScriptedSimulator, type SimulatorRequest } from "./simulator.ts";
+export {
+  FACT_STRATA,
+  familiesWithFacts,
+  loadStratum,
+  STRATA_DIR,
+  STRATUM_TASKS,
+  writeStrata,
+} from "./strata.ts";
+export {
+  DEFAULT_FACTS_PER_REPLY,
+  factsAskedFor,
+  type HumanSimulator,
+  ScriptedSimulator,
+  type SimulatorRequest,
+} from "./simulator.ts";
 export { type EpisodeOptions, runEpisodes } from "./episode.ts";
 export { type PlanContext, ScriptedAgent } from "./scripted.ts";
 export { OracleAgent } from "./oracle.ts";
