@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { familyByName } from "../../../lib/colbench/backend/families/mod.ts";
 import { PythonHarness } from "../../../lib/colbench/backend/harness/harness.ts";
 import { loadSplit } from "../../../lib/colbench/backend/splits.ts";
 import {
@@ -36,7 +37,7 @@ Deno.test("strata: each split has its fact count, distinct references, none of t
   assert.equal(ids.size, STRATUM_TASKS * FACT_STRATA.length);
 });
 
-Deno.test("strata: regenerating reproduces the shipped splits' first tasks; references pass their tests", async () => {
+Deno.test("strata: regenerating reproduces the first tasks; references pass their tests, wrong fact values fail", async () => {
   const out = await Deno.makeTempDir();
   try {
     await writeStrata({ count: 3, out });
@@ -52,6 +53,21 @@ Deno.test("strata: regenerating reproduces the shipped splits' first tasks; refe
     const tasks = strata.flat();
     const results = await harness.scoreBatch(tasks.map((t) => ({ ...t, answer: t.ground_truth })));
     assert.deepEqual(tasks.filter((_, i) => !results[i].success).map((t) => t.task_id), []);
+    // The generator's guarantee, checked on each stratum's first tasks: every wrong value of a fact fails a test.
+    const wrong = strata.flatMap((s) => s.slice(0, 4)).flatMap((task) => {
+      const family = familyByName(task.family!);
+      const truth = Object.fromEntries(task.hidden_facts!.map((f) => [f.id, f.value]));
+      return family.facts.flatMap((spec) =>
+        spec.choices(task.params!).filter((c) => c !== truth[spec.id]).map((c) => ({
+          ...task,
+          answer: family.render(task.params!, { ...truth, [spec.id]: c }),
+          label: `${task.task_id} ${spec.id}=${c}`,
+        }))
+      );
+    });
+    const scored = await harness.scoreBatch(wrong);
+    assert.ok(wrong.length > 50);
+    assert.deepEqual(wrong.filter((_, i) => scored[i].success).map((w) => w.label), []);
   } finally {
     await harness.close();
   }
