@@ -141,10 +141,10 @@ export interface StratumRow {
   tasks: number;
   success: Estimate;
   testsPassed: Estimate;
-  /** Success minus zero-shot's, paired on tasks and seeds (null for zero-shot). */
-  gainOverZeroShot: Estimate | null;
-  /** SWEET-RL only: its success minus multi-turn DPO's, paired. */
-  vsMultiTurnDpo?: Estimate;
+  /** The method minus zero-shot, per metric, paired on tasks and seeds (null for zero-shot). */
+  gainOverZeroShot: Gains | null;
+  /** SWEET-RL only: its metrics minus multi-turn DPO's, paired. */
+  vsMultiTurnDpo?: Gains;
   /** Agent turns per dialogue. */
   meanTurns: number;
   /** Share of the hidden facts the simulator stated. */
@@ -156,14 +156,24 @@ export interface StratumRow {
 /** One method's evaluations of one stratum: per seed, the trajectories, every method in the same task order. */
 export type StratumPlays = Map<Method, { seed: number; played: Trajectory[] }[]>;
 
-const success = (t: Trajectory) => ((t.reward ?? 0) >= 1 ? 1 : 0);
+/** The metrics the study reports: success, and tests passed (partial credit, which no floor flattens). */
+export type HorizonMetric = "success" | "testsPassed";
+/** A paired difference per metric. */
+export type Gains = Record<HorizonMetric, Estimate>;
 
-/** Per-task differences a − b over the seeds both played, seed-major; throws unless the tasks match. */
+const METRIC: Record<HorizonMetric, (t: Trajectory) => number> = {
+  success: (t) => ((t.reward ?? 0) >= 1 ? 1 : 0),
+  testsPassed: (t) => t.reward ?? 0,
+};
+
+/** Per-task differences a − b of a metric over the seeds both played, seed-major; throws unless the tasks match. */
 function pairedValues(
   a: { seed: number; played: Trajectory[] }[],
   b: { seed: number; played: Trajectory[] }[],
   label: string,
+  metric: HorizonMetric = "success",
 ): { values: number[]; tasks: number } {
+  const value = METRIC[metric];
   const bySeed = new Map(b.map((s) => [s.seed, s.played]));
   const shared = a.filter((s) => bySeed.has(s.seed));
   if (shared.length === 0) throw new Error(`${label}: no seed in common`);
@@ -172,7 +182,7 @@ function pairedValues(
     if (played.map((t) => t.task.task_id).join() !== other.map((t) => t.task.task_id).join()) {
       throw new Error(`${label}, seed ${seed}: not the same tasks in the same order`);
     }
-    return played.map((t, i) => success(t) - success(other[i]));
+    return played.map((t, i) => value(t) - value(other[i]));
   });
   return { values, tasks: shared[0].played.length };
 }
@@ -192,17 +202,20 @@ export function stratumRows(factsPerReply: number, facts: number, plays: Stratum
     const all = perSeed.flatMap((s) => s.played);
     const tasks = perSeed[0]?.played.length ?? 0;
     const turns = all.map((t) => t.dialogue_history.filter((d) => d.role === "assistant").length);
-    const gain = (base: typeof perSeed) => {
-      const { values, tasks } = pairedValues(perSeed, base, `${method} at ${facts} facts`);
-      return bootstrapMean(values, { tasks });
+    const gain = (base: typeof perSeed): Gains => {
+      const of = (metric: HorizonMetric) => {
+        const { values, tasks } = pairedValues(perSeed, base, `${method} at ${facts} facts`, metric);
+        return bootstrapMean(values, { tasks });
+      };
+      return { success: of("success"), testsPassed: of("testsPassed") };
     };
     return {
       factsPerReply,
       facts,
       method,
       tasks,
-      success: bootstrapMean(all.map(success), { tasks }),
-      testsPassed: bootstrapMean(all.map((t) => t.reward ?? 0), { tasks }),
+      success: bootstrapMean(all.map(METRIC.success), { tasks }),
+      testsPassed: bootstrapMean(all.map(METRIC.testsPassed), { tasks }),
       gainOverZeroShot: zero && method !== "zero-shot" ? gain(zero) : null,
       ...(method === "sweet" && dpo ? { vsMultiTurnDpo: gain(dpo) } : {}),
       meanTurns: mean(turns),
@@ -258,10 +271,10 @@ export interface SettingResult {
   /** The run folder: the ablation's, reused, or the study's own. */
   root: string;
   rows: StratumRow[];
-  /** Slope of SWEET-RL − multi-turn DPO (success) per extra hidden fact. */
-  trend: Estimate;
-  /** SWEET-RL − multi-turn DPO over every stratum's tasks, paired. */
-  pooled: Estimate;
+  /** Slope of SWEET-RL − multi-turn DPO per extra hidden fact, per metric. */
+  trend: Gains;
+  /** SWEET-RL − multi-turn DPO over every stratum's tasks, paired, per metric. */
+  pooled: Gains;
 }
 
 /** What `runs/horizon/<preset>/results.json` holds. */
@@ -290,27 +303,32 @@ export function settingResult(
   strata: Map<number, StratumPlays>,
 ): SettingResult {
   const rows = [...strata.entries()].flatMap(([facts, plays]) => stratumRows(factsPerReply, facts, plays));
-  const gains = [...strata.entries()].map(([facts, plays]) => ({
-    facts,
-    ...pairedValues(
-      plays.get("sweet")!,
-      plays.get("multi-turn-dpo")!,
-      `sweet − multi-turn-dpo at ${facts} facts`,
-    ),
-  }));
-  // Pooled over strata: each task (of any stratum) with all its seeds is one resampling unit.
-  const seedsOf = gains[0].values.length / gains[0].tasks;
-  const pooledValues = Array.from(
-    { length: seedsOf },
-    (_, s) => gains.flatMap((g) => g.values.slice(s * g.tasks, (s + 1) * g.tasks)),
-  ).flat();
-  const tasks = gains.reduce((acc, g) => acc + g.tasks, 0);
+  const summary = (metric: HorizonMetric) => {
+    const gains = [...strata.entries()].map(([facts, plays]) => ({
+      facts,
+      ...pairedValues(
+        plays.get("sweet")!,
+        plays.get("multi-turn-dpo")!,
+        `sweet − multi-turn-dpo at ${facts} facts`,
+        metric,
+      ),
+    }));
+    // Pooled over strata: each task (of any stratum) with all its seeds is one resampling unit.
+    const seedsOf = gains[0].values.length / gains[0].tasks;
+    const pooledValues = Array.from(
+      { length: seedsOf },
+      (_, s) => gains.flatMap((g) => g.values.slice(s * g.tasks, (s + 1) * g.tasks)),
+    ).flat();
+    const tasks = gains.reduce((acc, g) => acc + g.tasks, 0);
+    return { trend: gainTrend(gains), pooled: bootstrapMean(pooledValues, { tasks }) };
+  };
+  const [success, testsPassed] = [summary("success"), summary("testsPassed")];
   return {
     factsPerReply,
     root,
     rows,
-    trend: gainTrend(gains),
-    pooled: bootstrapMean(pooledValues, { tasks }),
+    trend: { success: success.trend, testsPassed: testsPassed.trend },
+    pooled: { success: success.pooled, testsPassed: testsPassed.pooled },
   };
 }
 
@@ -423,14 +441,15 @@ export async function horizonResults(
  * ```
  */
 export function trendVerdict(trend: Estimate): string {
-  if (trend.lo > 0) return "grows with the fact count (the interval excludes zero)";
-  if (trend.hi < 0) return "shrinks as the fact count grows (the interval excludes zero)";
+  if (trend.lo > 0) return "grows with the fact count, the interval excludes zero";
+  if (trend.hi < 0) return "shrinks as the fact count grows, the interval excludes zero";
   return "no trend the interval can tell from zero";
 }
 
 /**
  * The study's table as cells: per setting and stratum, each method's success, SWEET-RL's paired gain over
- * multi-turn DPO, and multi-turn DPO's and SWEET-RL's turns per dialogue and share of facts learned.
+ * multi-turn DPO, and multi-turn DPO's and SWEET-RL's turns per dialogue, share of facts learned and share of
+ * dialogues that reached the turn limit without an answer.
  *
  * @example
  * ```ts ignore
@@ -448,9 +467,11 @@ export function stratumCells(settings: readonly SettingResult[]): { header: stri
         `${facts}`,
         `${sweet.tasks}`,
         ...HORIZON_METHODS.map((m) => pct(of(m).success.mean)),
-        sweet.vsMultiTurnDpo ? formatEstimate(sweet.vsMultiTurnDpo) : "—",
+        sweet.vsMultiTurnDpo ? formatEstimate(sweet.vsMultiTurnDpo.success) : "—",
+        sweet.vsMultiTurnDpo ? formatEstimate(sweet.vsMultiTurnDpo.testsPassed) : "—",
         `${dpo.meanTurns.toFixed(2)} / ${sweet.meanTurns.toFixed(2)}`,
         `${pct(dpo.factsLearned)} / ${pct(sweet.factsLearned)}`,
+        `${pct(dpo.atTurnLimit)} / ${pct(sweet.atTurnLimit)}`,
       ];
     })
   );
@@ -459,9 +480,11 @@ export function stratumCells(settings: readonly SettingResult[]): { header: stri
     "hidden facts",
     "tasks",
     ...HORIZON_METHODS.map((m) => `${m} %`),
-    "SWEET − MT-DPO, paired [95% CI]",
+    "SWEET − MT-DPO success, paired [95% CI]",
+    "SWEET − MT-DPO tests passed",
     "turns MT-DPO / SWEET",
     "facts learned % MT-DPO / SWEET",
+    "at turn limit % MT-DPO / SWEET",
   ];
   return { header, rows };
 }
@@ -469,8 +492,14 @@ export function stratumCells(settings: readonly SettingResult[]): { header: stri
 /** Each setting's pooled gain and trend, one sentence each. */
 export function settingNotes(settings: readonly SettingResult[]): string[] {
   return settings.map((s) =>
-    `${s.factsPerReply} fact(s) per reply: SWEET − MT-DPO pooled over strata ${formatEstimate(s.pooled)}; ` +
-    `per extra hidden fact ${formatEstimate(s.trend)} points of success: ${trendVerdict(s.trend)}.`
+    `${s.factsPerReply} fact(s) per reply: SWEET − MT-DPO pooled over strata, success ` +
+    `${formatEstimate(s.pooled.success)}, tests passed ${
+      formatEstimate(s.pooled.testsPassed)
+    }; per extra hidden ` +
+    `fact, success ${formatEstimate(s.trend.success)} points (${
+      trendVerdict(s.trend.success)
+    }), tests passed ` +
+    `${formatEstimate(s.trend.testsPassed)} (${trendVerdict(s.trend.testsPassed)}).`
   );
 }
 

@@ -86,11 +86,13 @@ export { bestOfNFigure, metricFigure, type MetricResults, reportHtml } from "./r
 export { runScaling, SCALE_METHODS, type ScalePoint, scaleSizes } from "./scale.ts";
 export {
   byStratum,
+  type Gains,
   gainTrend,
   HORIZON_METHODS,
   HORIZON_PRESETS,
   HorizonConfig,
   horizonMarkdown,
+  type HorizonMetric,
   type HorizonResults,
   horizonResults,
   readPlays,

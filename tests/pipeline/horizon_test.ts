@@ -63,13 +63,15 @@ Deno.test("horizon: strata cut a split by fact count; gains pair tasks and seeds
     const sweet = result.rows.find((r) => r.facts === facts && r.method === "sweet")!;
     assert.equal(sweet.tasks, n);
     assert.equal(sweet.success.mean, 1);
-    assert.equal(sweet.vsMultiTurnDpo!.mean, facts === fewest ? 0 : 1);
-    assert.equal(sweet.gainOverZeroShot!.mean, 1);
+    assert.equal(sweet.vsMultiTurnDpo!.success.mean, facts === fewest ? 0 : 1);
+    assert.equal(sweet.vsMultiTurnDpo!.testsPassed.mean, facts === fewest ? 0 : 0.5);
+    assert.equal(sweet.gainOverZeroShot!.success.mean, 1);
     assert.equal(sweet.meanTurns, 2);
   }
   const share = counts.filter((c) => c !== fewest).length / counts.length;
-  assert.ok(Math.abs(result.pooled.mean - share) < 1e-12);
-  assert.ok(result.trend.mean > 0);
+  assert.ok(Math.abs(result.pooled.success.mean - share) < 1e-12);
+  assert.ok(Math.abs(result.pooled.testsPassed.mean - share / 2) < 1e-12);
+  assert.ok(result.trend.success.mean > 0);
   // Unpaired evaluations are refused.
   const shuffled: StratumPlays = new Map(plays);
   shuffled.set(
