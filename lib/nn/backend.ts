@@ -7,8 +7,11 @@
  * With OpenBLAS loaded (`apt-get install -y libopenblas0-pthread`; `SWEET_BLAS=off` turns it off) every
  * float32 wasm `BatchMatMul` runs in `cblas_sgemm` instead, transposed and batched ones included (which
  * XNNPACK runs at 1–2 GFLOP/s), on as many threads as ./blas.ts allots.
- * `tensorflow` (libtensorflow through tfjs-node, CUDA with tfjs-node-gpu) and `webgpu` are loaded at run
- * time so that machines without them still type-check and run everything else.
+ * `tensorflow` (libtensorflow through tfjs-node, CUDA with tfjs-node-gpu) is loaded at run time so that
+ * machines without it still type-check and run everything else. `webgpu` (a declared dependency, imported
+ * only when asked for) runs on whatever adapter Deno's `navigator.gpu` finds, a software one (Mesa's
+ * llvmpipe through `mesa-vulkan-drivers`) included; its synchronous reads need OffscreenCanvas, which Deno
+ * lacks, so the kit reads tensors asynchronously on every training and sampling path.
  *
  * @module
  */
@@ -31,6 +34,18 @@ export interface BackendInfo {
   threads?: number;
   /** wasm only: the native BLAS its matrix products run in, when one is loaded. */
   blas?: BlasInfo;
+  /** webgpu only: the adapter it runs on (a software one such as llvmpipe reports its name here). */
+  adapter?: AdapterInfo;
+}
+
+/** A WebGPU adapter as `GPUAdapter.info` describes it. */
+export interface AdapterInfo {
+  /** e.g. `65541` for Mesa's software rasteriser, a PCI vendor id or name for hardware. */
+  vendor: string;
+  /** e.g. `turing`; often empty. */
+  architecture: string;
+  /** e.g. `llvmpipe (LLVM 15.0.6, 256 bits)`. */
+  description: string;
 }
 
 /** The native BLAS behind the wasm backend's matrix products. */
@@ -260,9 +275,23 @@ const TENSORFLOW_HINT = "backend `tensorflow` is not available. It needs libtens
   "on a CUDA machine run `deno add npm:@tensorflow/tfjs-node-gpu@4.22.0 && deno approve-scripts` (or " +
   "npm:@tensorflow/tfjs-node@4.22.0 for CPU); its install script downloads libtensorflow from " +
   "storage.googleapis.com, so that host must be reachable. Import errors:";
-const WEBGPU_HINT =
-  "backend `webgpu` is not available: it needs npm:@tensorflow/tfjs-backend-webgpu@4.22.0 " +
-  "and a runtime with navigator.gpu (Deno with --unstable-webgpu and a GPU). Import errors:";
+const WEBGPU_HINT = "backend `webgpu` is not available: it needs a WebGPU adapter behind Deno's " +
+  "navigator.gpu (a GPU driver, or the software one: `apt-get install -y mesa-vulkan-drivers`)";
+
+/** The adapter of the webgpu backend while it is selected (engineName names it). */
+let activeAdapter: AdapterInfo | undefined;
+
+/**
+ * The adapter `navigator.gpu` gives (the one tfjs-backend-webgpu asks for, with the same default
+ * options), or undefined when there is none.
+ */
+async function webgpuAdapter(): Promise<AdapterInfo | undefined> {
+  const gpu = (navigator as { gpu?: { requestAdapter(): Promise<{ info: AdapterInfo } | null> } }).gpu;
+  const adapter = await gpu?.requestAdapter().catch(() => null);
+  if (!adapter) return undefined;
+  const { vendor, architecture, description } = adapter.info;
+  return { vendor, architecture, description };
+}
 
 /**
  * Activates a backend and returns what is running. The name defaults to the `TFJS_BACKEND` environment
@@ -287,9 +316,15 @@ export async function selectBackend(
     // Specifiers are built at run time so the type checker and `deno cache` never try to fetch them.
     const pkg = (suffix: string) => ["npm:@tensorflow/tfjs-node", suffix].join("");
     await importOptional([pkg("-gpu@4.22.0"), pkg("@4.22.0")], TENSORFLOW_HINT);
-  } else if (requested === "webgpu") {
-    await importOptional([["npm:@tensorflow/tfjs-backend", "-webgpu@4.22.0"].join("")], WEBGPU_HINT);
   }
+  let adapter: AdapterInfo | undefined;
+  if (requested === "webgpu") {
+    adapter = await webgpuAdapter();
+    if (!adapter) throw new Error(`${WEBGPU_HINT}; navigator.gpu.requestAdapter() found none`);
+    // Registers the backend (once); only runs that ask for webgpu load it.
+    await import("@tensorflow/tfjs-backend-webgpu");
+  }
+  activeAdapter = undefined;
   let blas: ReturnType<typeof loadBlas> | undefined;
   if (requested === "wasm") {
     patchWasmSlicing();
@@ -306,6 +341,10 @@ export async function selectBackend(
     (tf.backend() as unknown as { firstUse?: boolean }).firstUse = false;
   }
   const info: BackendInfo = { backend: requested, version: tf.version.tfjs };
+  if (adapter) {
+    info.adapter = adapter;
+    activeAdapter = adapter;
+  }
   if (requested === "wasm") {
     info.simd = tf.env().getBool("WASM_HAS_SIMD_SUPPORT");
     info.threads = tf.env().getBool("WASM_HAS_MULTITHREAD_SUPPORT") ? navigator.hardwareConcurrency : 1;
@@ -315,7 +354,8 @@ export async function selectBackend(
   }
   if (!options.quiet) {
     const native = info.blas ? `, matMul in ${blasName(info.blas)}` : "";
-    console.error(`tfjs backend: ${requested}${info.simd ? " (simd)" : ""}${native}`);
+    const on = info.adapter ? ` on ${adapterName(info.adapter)}` : "";
+    console.error(`tfjs backend: ${requested}${info.simd ? " (simd)" : ""}${native}${on}`);
     if (blas && !("sgemm" in blas) && blas.reason !== "off" && !toldNoBlas) {
       toldNoBlas = true;
       console.error(
@@ -331,7 +371,8 @@ export async function selectBackend(
 
 /**
  * The engine computing now, as results record it: the backend, and the BLAS behind its matMul when one
- * is loaded, e.g. `wasm (simd)` or `wasm (simd) + OpenBLAS 0.3.21 (2 threads)`. The two wasm engines
+ * is loaded, e.g. `wasm (simd)` or `wasm (simd) + OpenBLAS 0.3.21 (2 threads)`, or the WebGPU adapter,
+ * e.g. `webgpu on llvmpipe (LLVM 15.0.6, 256 bits)`. The two wasm engines
  * agree to about 1e-7 relative per product, not bit for bit, so numbers are compared within one engine.
  *
  * @example
@@ -343,6 +384,7 @@ export async function selectBackend(
  */
 export function engineName(): string {
   const name = tf.getBackend();
+  if (name === "webgpu" && activeAdapter) return `webgpu on ${adapterName(activeAdapter)}`;
   if (name !== "wasm") return name;
   const simd = tf.env().getBool("WASM_HAS_SIMD_SUPPORT") ? " (simd)" : "";
   return activeBlas ? `wasm${simd} + ${blasName(activeBlas)}` : `wasm${simd}`;
@@ -351,6 +393,11 @@ export function engineName(): string {
 /** A BLAS as the backend line and results name it: `OpenBLAS 0.3.21 (2 threads)`. */
 function blasName({ version, threads }: { version: string; threads: number }): string {
   return `${version.split(" ").slice(0, 2).join(" ")} (${threads} thread${threads === 1 ? "" : "s"})`;
+}
+
+/** An adapter as the backend line and results name it: its description, else vendor and architecture. */
+function adapterName({ vendor, architecture, description }: AdapterInfo): string {
+  return description || [vendor, architecture].filter(Boolean).join(" ") || "an unnamed adapter";
 }
 
 /** Whether this isolate already said that the native matMul is off. */
