@@ -45,10 +45,14 @@ export class BestOfNAgent implements Agent {
   async act(observations: readonly AgentObservation[]): Promise<AgentAction[]> {
     const n = this.n;
     const sampled = await this.policy.act(observations.flatMap((o) => Array.from({ length: n }, () => o)));
-    return observations.map((o, i) => {
+    const chosen: AgentAction[] = [];
+    for (const [i, o] of observations.entries()) {
       const candidates = sampled.slice(i * n, (i + 1) * n);
-      if (n === 1) return candidates[0];
-      const scores = scoreCandidates(
+      if (n === 1) {
+        chosen.push(candidates[0]);
+        continue;
+      }
+      const scores = await scoreCandidates(
         this.critic.model,
         this.critic.base,
         this.policy.tokenizer,
@@ -57,7 +61,8 @@ export class BestOfNAgent implements Agent {
         o.history,
         candidates.map((c) => c.output),
       );
-      return candidates[scores.indexOf(Math.max(...scores))];
-    });
+      chosen.push(candidates[scores.indexOf(Math.max(...scores))]);
+    }
+    return chosen;
   }
 }

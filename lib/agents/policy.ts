@@ -69,7 +69,7 @@ export interface TurnSampling {
  * import { Rng } from "../util/rng.ts";
  * const { model, tokenizer } = await loadPretrained("data/policy/base");
  * const prompt = promptIds(tokenizer, [{ role: "user", content: "Help me write f." }]);
- * const out = sampleTurns(model, tokenizer, [prompt], { temperature: 1, topP: 1, maxTokens: 50, rng: new Rng(0) });
+ * const out = await sampleTurns(model, tokenizer, [prompt], { temperature: 1, topP: 1, maxTokens: 50, rng: new Rng(0) });
  * ```
  */
 export function sampleTurns(
@@ -77,7 +77,7 @@ export function sampleTurns(
   tok: Tokenizer,
   prompts: readonly number[][],
   sampling: TurnSampling,
-): GenerateResult {
+): Promise<GenerateResult> {
   return generate(model, prompts as number[][], {
     ...sampling,
     stopTokens: [tok.special("<|end|>")],
@@ -104,7 +104,7 @@ export class PolicyAgent implements Agent {
   }
 
   /** Samples one message per observation, all in one batch. */
-  act(observations: readonly AgentObservation[]): Promise<AgentAction[]> {
+  async act(observations: readonly AgentObservation[]): Promise<AgentAction[]> {
     const tok = this.tokenizer;
     const maxTokens = this.options.maxTokens ?? 200;
     const budget = this.model.config.contextLength - maxTokens;
@@ -128,26 +128,28 @@ export class PolicyAgent implements Agent {
     if (this.options.seeding === "episode") {
       // One decode per observation, as the kit's server decodes a single request (same prompt, same
       // generator, batch of one), so in-process and remote samples are equal by construction.
-      sampled = observations.map((o, i) =>
-        sampleTurns(this.model, tok, [prompts[i]], {
+      sampled = [];
+      for (const [i, o] of observations.entries()) {
+        const out = await sampleTurns(this.model, tok, [prompts[i]], {
           ...settings,
           rng: episodeRng(episodeSeed(this.options.seed, o.turn, taskKey(o.hidden))),
-        }).tokens[0]
-      );
+        });
+        sampled.push(out.tokens[0]);
+      }
     } else {
       const ids = observations.map((o) => taskKey(o.hidden)).join("\n");
       const turn = observations[0]?.turn ?? 0;
-      sampled = sampleTurns(this.model, tok, prompts, {
+      sampled = (await sampleTurns(this.model, tok, prompts, {
         ...settings,
         rng: Rng.derive(this.options.seed, this.name, turn, hashString(ids)),
-      }).tokens;
+      })).tokens;
     }
-    return Promise.resolve(sampled.map((tokens, i) => {
+    return sampled.map((tokens, i) => {
       const prompt = answers[i] ? prompts[i].slice(0, -forcedIds.length) : prompts[i];
       return {
         output: (answers[i] ? forced : "") + tok.decode(tokens.filter((t) => t !== end)),
         input: tok.decode(prompt),
       };
-    }));
+    });
   }
 }

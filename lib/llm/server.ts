@@ -131,13 +131,13 @@ function freshSeed(): number {
  * import { completeChat } from "./server.ts";
  * const { model, tokenizer } = await loadPretrained("data/policy/base");
  * const body = { model: "base", messages: [{ role: "user" as const, content: "Help me write f." }], seed: 1 };
- * const completion = completeChat({ model, tokenizer, modelId: "base" }, body);
+ * const completion = await completeChat({ model, tokenizer, modelId: "base" }, body);
  * ```
  */
-export function completeChat(
+export async function completeChat(
   options: Pick<ServeOptions, "model" | "tokenizer" | "modelId" | "maxTokens">,
   body: ChatCompletionBody,
-): Record<string, unknown> {
+): Promise<Record<string, unknown>> {
   const { model, tokenizer: tok } = options;
   if (body.model !== options.modelId) {
     throw new HttpError(
@@ -157,7 +157,7 @@ export function completeChat(
   const prompt = fittedPromptIds(tok, history, model.config.contextLength - maxTokens);
   const seed = body.seed ?? freshSeed();
   const end = tok.special("<|end|>");
-  const out = sampleTurns(model, tok, [prompt], {
+  const out = await sampleTurns(model, tok, [prompt], {
     temperature: body.temperature ?? 1,
     topP: body.top_p ?? 1,
     maxTokens,
@@ -293,7 +293,7 @@ export function startServer(options: ServeOptions): Promise<KitServer> {
       );
     }
     const started = performance.now();
-    const body = completeChat({ ...options, maxTokens: cap }, parsed.data);
+    const body = await completeChat({ ...options, maxTokens: cap }, parsed.data);
     completions++;
     const usage = body.usage as { prompt_tokens: number; completion_tokens: number };
     log(

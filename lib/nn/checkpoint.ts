@@ -162,7 +162,7 @@ export function unpackWeights(
  */
 export async function saveCheckpoint(dir: string, input: CheckpointInput): Promise<void> {
   const clean = dir.replace(/\/+$/, "");
-  const weights = packWeights(input.model.getWeights());
+  const weights = packWeights(await input.model.getWeights());
   const meta: CheckpointMeta = {
     format: 1,
     config: input.model.config,

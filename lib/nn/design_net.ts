@@ -140,7 +140,7 @@ export function decisionRows(
  * ```ts
  * import { DesignNet } from "./design_net.ts";
  * const net = DesignNet.create({ words: ["bakery"], hidden: 16, head: "policy", seed: 0 });
- * const [table] = net.probabilityTables(["A bakery page"]);
+ * const [table] = await net.probabilityTables(["A bakery page"]);
  * net.dispose();
  * ```
  */
@@ -276,7 +276,7 @@ export class DesignNet implements Trainable {
   }
 
   /** Per description, each decision type's distribution over its allowed values (no info). */
-  probabilityTables(descriptions: readonly string[]): number[][][] {
+  async probabilityTables(descriptions: readonly string[]): Promise<number[][][]> {
     const T = DECISION_TYPES.length;
     const rows: DecisionRows = {
       descriptions: [...descriptions],
@@ -286,8 +286,12 @@ export class DesignNet implements Trainable {
       info: new Int32Array(descriptions.length * T).fill(NO_INFO),
     };
     const logp = this.logProbTable(rows);
-    const flat = logp.dataSync() as Float32Array;
-    logp.dispose();
+    let flat: Float32Array;
+    try {
+      flat = await logp.data() as Float32Array;
+    } finally {
+      logp.dispose();
+    }
     const V = VALUES.length;
     return descriptions.map((_, d) =>
       ALLOWED_VALUES.map((allowed, t) => allowed.map((v) => Math.exp(flat[(d * T + t) * V + v])))
@@ -311,13 +315,15 @@ export class DesignNet implements Trainable {
     trainedAs?: TrainedAs,
   ): Promise<void> {
     const weights = Object.fromEntries(
-      Object.entries(this.#vars).map(([k, v]) => {
-        const data = v.dataSync() as Float32Array;
-        return [k, {
-          shape: [...v.shape],
-          data: encodeBase64(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)),
-        }];
-      }),
+      await Promise.all(
+        Object.entries(this.#vars).map(async ([k, v]) => {
+          const data = await v.data() as Float32Array;
+          return [k, {
+            shape: [...v.shape],
+            data: encodeBase64(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)),
+          }];
+        }),
+      ),
     );
     const file = validate(
       DesignNetFile,

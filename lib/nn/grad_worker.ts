@@ -38,7 +38,7 @@ self.onmessage = async (e: MessageEvent<WorkerRequest>) => {
       replica.specs.map((s, i) => ({ name: s.name, shape: [...s.shape], data: request.params[i] })),
     );
     const variables = replica.variables().filter((v) => v.trainable);
-    const { loss, grads } = accumulateGradients(
+    const { loss, grads } = await accumulateGradients(
       replica,
       request.batches,
       lossFn,
@@ -46,11 +46,15 @@ self.onmessage = async (e: MessageEvent<WorkerRequest>) => {
       variables,
     );
     const byParam = new Map(variables.map((v) => [paramName(v), v.name]));
-    const arrays = replica.specs.map((s) => {
-      const g = grads[byParam.get(s.name) ?? ""];
-      return g ? (g.dataSync() as Float32Array).slice() : null;
-    });
-    tf.dispose(Object.values(grads));
+    let arrays: (Float32Array<ArrayBuffer> | null)[];
+    try {
+      arrays = await Promise.all(replica.specs.map(async (s) => {
+        const g = grads[byParam.get(s.name) ?? ""];
+        return g ? Float32Array.from(await g.data() as Float32Array) : null;
+      }));
+    } finally {
+      tf.dispose(Object.values(grads));
+    }
     reply({ kind: "grads", loss, grads: arrays }, arrays.flatMap((a) => (a ? [a.buffer] : [])));
   } catch (err) {
     reply({ kind: "error", message: err instanceof Error ? err.message : String(err) });

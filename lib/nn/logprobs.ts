@@ -378,15 +378,22 @@ export function maskedLogProbs(model: Transformer, batch: LogProbBatch): LogProb
  * import { Transformer } from "./model.ts";
  * import { maskedLogProbsNumbers } from "./logprobs.ts";
  * const model = new Transformer(modelConfig("tiny"));
- * const r = maskedLogProbsNumbers(model, { tokens: [[1, 2, 3]], mask: [[0, 1, 1]], spans: [[0, 0, 1]] });
+ * const r = await maskedLogProbsNumbers(model, { tokens: [[1, 2, 3]], mask: [[0, 1, 1]], spans: [[0, 0, 1]] });
  * console.log(r.sum[0], r.spanSum![0]); // total and per-turn log-probability
  * ```
  */
-export function maskedLogProbsNumbers(model: Transformer, batch: LogProbBatch): LogProbNumbers {
+export async function maskedLogProbsNumbers(
+  model: Transformer,
+  batch: LogProbBatch,
+): Promise<LogProbNumbers> {
   const p = plan(batch);
   const lpTensor = tf.tidy(() => targetValues(model, p));
-  const lp = lpTensor.dataSync() as Float32Array;
-  lpTensor.dispose();
+  let lp: Float32Array;
+  try {
+    lp = await lpTensor.data() as Float32Array;
+  } finally {
+    lpTensor.dispose();
+  }
   const perToken = batch.tokens.map((row) => new Array<number>(row.length).fill(0));
   const sum = new Array<number>(p.batch).fill(0);
   const spanSum = p.spanCounts?.map((r) => r.map(() => 0));

@@ -11,7 +11,7 @@
  * await selectBackend();
  * const { model, tokenizer } = await loadPretrained(BASE_POLICY_DIR);
  * const prompt = promptIds(tokenizer, [{ role: "user", content: "Write a function that adds tax." }]);
- * const { tokens } = generate(model, [prompt], { maxTokens: 40, rng: new Rng(0), stopTokens: [tokenizer.special("<|end|>")] });
+ * const { tokens } = await generate(model, [prompt], { maxTokens: 40, rng: new Rng(0), stopTokens: [tokenizer.special("<|end|>")] });
  * console.log(tokenizer.decode(tokens[0]));
  * ```
  *

@@ -219,14 +219,21 @@ export class Transformer {
   /**
    * @param options.weights start from these instead of the seeded initialisation.
    * @param options.trainable false for a frozen copy (e.g. a reference policy).
+   * @param options.from copy this model's weights (same config) on the device, without reading them.
    */
-  constructor(config: ModelConfig, options: { weights?: NamedWeight[]; trainable?: boolean } = {}) {
+  constructor(
+    config: ModelConfig,
+    options: { weights?: NamedWeight[]; trainable?: boolean; from?: Transformer } = {},
+  ) {
     this.config = ModelConfig.parse(config);
     this.specs = parameterSpecs(this.config);
     const trainable = options.trainable ?? true;
+    const given = options.weights !== undefined || options.from !== undefined;
     for (const spec of this.specs) {
-      const init = options.weights ? new Float32Array(0) : initialValues(spec, this.config.seed);
-      const value = options.weights ? tf.zeros(spec.shape) : tf.tensor(init, spec.shape);
+      const value = tf.tidy(() => {
+        if (options.from) return tf.clone(options.from.#p(spec.name));
+        return given ? tf.zeros(spec.shape) : tf.tensor(initialValues(spec, this.config.seed), spec.shape);
+      });
       this.#params.set(spec.name, tf.variable(value, trainable, `${spec.name}#${crypto.randomUUID()}`));
       value.dispose();
     }
@@ -251,8 +258,11 @@ export class Transformer {
     return [...this.#params.values()];
   }
 
-  /** Full forward pass: logits (and values, cache) for a `[B, T]` batch of token ids. */
-  forward(tokens: tf.Tensor2D | number[][], options: ForwardOptions = {}): ForwardResult {
+  /**
+   * Full forward pass: logits (and values, cache) for a `[B, T]` batch of token ids. The ids are plain
+   * numbers, not a tensor: reading a tensor here would be a synchronous read, which webgpu cannot do.
+   */
+  forward(tokens: number[][], options: ForwardOptions = {}): ForwardResult {
     const { hidden, cache } = this.hiddenStates(tokens, options);
     const [b, t, d] = hidden.shape;
     const rows = options.lastOnly
@@ -279,7 +289,7 @@ export class Transformer {
   }
 
   /** The trunk: final-normed hidden states `[B, T, D]` without any head. */
-  hiddenStates(tokens: tf.Tensor2D | number[][], options: ForwardOptions = {}): {
+  hiddenStates(tokens: number[][], options: ForwardOptions = {}): {
     hidden: tf.Tensor3D;
     cache?: KVCache;
   } {
@@ -394,13 +404,13 @@ export class Transformer {
     return { cos: tf.tensor3d(cos, [n, 1, dh]), sin: tf.tensor3d(sin, [n, 1, dh]) };
   }
 
-  /** A copy of every weight, in checkpoint order. */
-  getWeights(): NamedWeight[] {
-    return this.specs.map((s) => ({
+  /** A copy of every weight, in checkpoint order (read asynchronously, as the webgpu backend needs). */
+  async getWeights(): Promise<NamedWeight[]> {
+    return await Promise.all(this.specs.map(async (s) => ({
       name: s.name,
       shape: [...s.shape],
-      data: (this.#params.get(s.name)!.dataSync() as Float32Array).slice(),
-    }));
+      data: (await this.#params.get(s.name)!.data() as Float32Array).slice(),
+    })));
   }
 
   /** Overwrites every weight; names and shapes must match this config exactly. */
@@ -418,9 +428,27 @@ export class Transformer {
     if (unknown.length > 0) throw new Error(`setWeights: unknown weights ${unknown.join(", ")}`);
   }
 
-  /** An independent copy (e.g. a frozen reference policy with `{ trainable: false }`). */
+  /**
+   * Copies, on the device, every weight of `source` whose name `pick` accepts and that this model has
+   * with the same shape (e.g. a trunk into a critic with a scalar head); returns how many it copied.
+   */
+  copyWeightsFrom(source: Transformer, pick: (name: string) => boolean = () => true): number {
+    let copied = 0;
+    for (const spec of this.specs) {
+      const from = source.#params.get(spec.name);
+      if (!pick(spec.name) || !from || from.shape.join(",") !== spec.shape.join(",")) continue;
+      tf.tidy(() => this.#params.get(spec.name)!.assign(tf.clone(from)));
+      copied++;
+    }
+    return copied;
+  }
+
+  /**
+   * An independent copy (e.g. a frozen reference policy with `{ trainable: false }`), copied on the
+   * device: the same values as {@link getWeights} then `setWeights`, without reading them back.
+   */
   clone(options: { trainable?: boolean } = {}): Transformer {
-    return new Transformer(this.config, { weights: this.getWeights(), ...options });
+    return new Transformer(this.config, { ...options, from: this });
   }
 
   /** Frees the variables. */
@@ -432,23 +460,17 @@ export class Transformer {
 }
 
 /** Token ids as a flat Int32Array plus shape, checked against the vocabulary. */
-function readTokens(tokens: tf.Tensor2D | number[][], vocab: number): {
+function readTokens(tokens: number[][], vocab: number): {
   ids: Int32Array;
   batch: number;
   time: number;
 } {
-  let ids: Int32Array, batch: number, time: number;
-  if (Array.isArray(tokens)) {
-    batch = tokens.length;
-    time = tokens[0]?.length ?? 0;
-    if (tokens.some((row) => row.length !== time)) {
-      throw new Error("token rows must have equal lengths (pad them)");
-    }
-    ids = Int32Array.from(tokens.flat());
-  } else {
-    [batch, time] = tokens.shape;
-    ids = Int32Array.from(tokens.dataSync());
+  const batch = tokens.length;
+  const time = tokens[0]?.length ?? 0;
+  if (tokens.some((row) => row.length !== time)) {
+    throw new Error("token rows must have equal lengths (pad them)");
   }
+  const ids = Int32Array.from(tokens.flat());
   if (batch === 0 || time === 0) throw new Error("empty token batch");
   for (const id of ids) {
     if (!Number.isInteger(id) || id < 0 || id >= vocab) {

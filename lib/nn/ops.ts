@@ -117,12 +117,15 @@ export function matmulConst(x: tf.Tensor2D, c: tf.Tensor2D): tf.Tensor2D {
   return f(x) as tf.Tensor2D;
 }
 
-/** Sums rows of `dy` into a `[rows, D]` buffer at `indices` (repeats accumulate). */
+/**
+ * Sums rows of `dy` into a `[rows, D]` buffer at `indices` (repeats accumulate): `UnsortedSegmentSum`
+ * everywhere but on wasm, which has no such kernel, so there the rows are added in JavaScript.
+ */
 function scatterAddRows(dy: tf.Tensor2D, indices: Int32Array, rows: number): tf.Tensor2D {
-  if (!onWasm() && tf.getKernel("UnsortedSegmentSum", tf.getBackend()) !== undefined) {
-    return tf.unsortedSegmentSum(dy, tf.tensor1d(indices, "int32"), rows);
-  }
+  if (!onWasm()) return tf.unsortedSegmentSum(dy, tf.tensor1d(indices, "int32"), rows);
   const width = dy.shape[1];
+  // wasm-only sync read: a gradient function cannot await, and the wasm backend reads its own heap
+  // synchronously (the webgpu backend, which cannot, takes the kernel above).
   const src = dy.dataSync() as Float32Array;
   const out = new Float32Array(rows * width);
   for (let i = 0; i < indices.length; i++) {

@@ -98,15 +98,16 @@ export class Adam {
     });
   }
 
-  /** A copy of the state for checkpoints. */
-  getState(): AdamState {
+  /** A copy of the state for checkpoints (read asynchronously: the webgpu backend cannot read synchronously). */
+  async getState(): Promise<AdamState> {
     const dump = (moments: Map<string, tf.Variable>) =>
-      this.#params.map((p) => ({
+      Promise.all(this.#params.map(async (p) => ({
         name: paramName(p),
         shape: [...p.shape],
-        data: (moments.get(p.name)!.dataSync() as Float32Array).slice(),
-      }));
-    return { step: this.step, m: dump(this.#m), v: dump(this.#v) };
+        data: (await moments.get(p.name)!.data() as Float32Array).slice(),
+      })));
+    const [m, v] = await Promise.all([dump(this.#m), dump(this.#v)]);
+    return { step: this.step, m, v };
   }
 
   /** Restores {@link getState}'s output; names and shapes must match. */
@@ -140,18 +141,22 @@ export class Adam {
  * ```ts
  * import * as tf from "@tensorflow/tfjs";
  * import { clipByGlobalNorm } from "./optim.ts";
- * const { grads, norm } = clipByGlobalNorm({ w: tf.tensor1d([3, 4]) }, 1); // norm 5, w → [0.6, 0.8]
+ * const { grads, norm } = await clipByGlobalNorm({ w: tf.tensor1d([3, 4]) }, 1); // norm 5, w → [0.6, 0.8]
  * ```
  */
-export function clipByGlobalNorm(
+export async function clipByGlobalNorm(
   grads: Record<string, tf.Tensor>,
   maxNorm: number,
-): { grads: Record<string, tf.Tensor>; norm: number } {
+): Promise<{ grads: Record<string, tf.Tensor>; norm: number }> {
   const tensors = Object.values(grads);
   if (tensors.length === 0) return { grads, norm: 0 };
   const normTensor = tf.tidy(() => tf.sqrt(tf.addN(tensors.map((g) => tf.sum(tf.square(g))))));
-  const norm = normTensor.dataSync()[0];
-  normTensor.dispose();
+  let norm: number;
+  try {
+    norm = (await normTensor.data())[0];
+  } finally {
+    normTensor.dispose();
+  }
   if (!(norm > maxNorm) || !Number.isFinite(maxNorm)) return { grads, norm };
   const scale = maxNorm / (norm + 1e-6);
   const clipped: Record<string, tf.Tensor> = {};

@@ -142,7 +142,7 @@ export class GradientWorkers {
       weights: weights.filter((_, i) => i % this.replicas === r),
     }));
     const variables = this.model.variables().filter((v) => v.trainable);
-    const current = this.model.getWeights().map((w) => w.data);
+    const current = (await this.model.getWeights()).map((w) => w.data);
     const remote = this.#workers.map((w, k) =>
       shares[k + 1].batches.length === 0 ? Promise.resolve(undefined) : this.#send(w, {
         kind: "step",
@@ -151,7 +151,13 @@ export class GradientWorkers {
         batchWeights: shares[k + 1].weights,
       })
     );
-    const local = accumulateGradients(this.model, shares[0].batches, lossFn, shares[0].weights, variables);
+    const local = await accumulateGradients(
+      this.model,
+      shares[0].batches,
+      lossFn,
+      shares[0].weights,
+      variables,
+    );
     let grads = local.grads;
     let loss = local.loss;
     try {
@@ -176,7 +182,7 @@ export class GradientWorkers {
       tf.dispose(Object.values(grads));
       throw e;
     }
-    return { loss, gradNorm: applyGradients(optimizer, grads, options.lr, options.clipNorm) };
+    return { loss, gradNorm: await applyGradients(optimizer, grads, options.lr, options.clipNorm) };
   }
 
   /** Stops the workers. */

@@ -23,7 +23,7 @@ import { takeRows } from "./ops.ts";
  * import { DecodeSession } from "./sample.ts";
  * const model = new Transformer(modelConfig("tiny"));
  * const session = new DecodeSession(model, [[1, 2, 3], [4]]);
- * const first = session.logits.arraySync(); // next-token logits, one row per prompt
+ * const first = await session.logits.array(); // next-token logits, one row per prompt
  * session.step([5, 6]); // feed one token to each row
  * session.dispose();
  * ```
@@ -292,15 +292,15 @@ function logSoftmaxRow(row: Float32Array, out: Float64Array): void {
  * import { Transformer } from "./model.ts";
  * import { generate } from "./sample.ts";
  * const model = new Transformer(modelConfig("tiny"));
- * const out = generate(model, [[1, 2, 3], [4, 5]], { maxTokens: 8, stopTokens: [0], rng: new Rng(7) });
+ * const out = await generate(model, [[1, 2, 3], [4, 5]], { maxTokens: 8, stopTokens: [0], rng: new Rng(7) });
  * console.log(out.tokens, out.finishReasons);
  * ```
  */
-export function generate(
+export async function generate(
   model: Transformer,
   prompts: readonly number[][],
   options: GenerateOptions,
-): GenerateResult {
+): Promise<GenerateResult> {
   const ctx = model.config.contextLength, stops = new Set(options.stopTokens ?? []);
   const rngs = prompts.map((_, i) => options.rng.fork(i));
   const result: GenerateResult = {
@@ -320,12 +320,12 @@ export function generate(
   todo.sort((a, b) => prompts[b].length - prompts[a].length || a - b);
   const chunk = Math.max(1, options.sampleBatchSize ?? 32);
   for (let start = 0; start < todo.length; start += chunk) {
-    decodeChunk(model, prompts, todo.slice(start, start + chunk), options, stops, rngs, result);
+    await decodeChunk(model, prompts, todo.slice(start, start + chunk), options, stops, rngs, result);
   }
   return result;
 }
 
-function decodeChunk(
+async function decodeChunk(
   model: Transformer,
   prompts: readonly number[][],
   ids: number[],
@@ -333,14 +333,14 @@ function decodeChunk(
   stops: Set<number>,
   rngs: Rng[],
   result: GenerateResult,
-): void {
+): Promise<void> {
   const ctx = model.config.contextLength, vocab = model.config.vocabSize;
   const session = new DecodeSession(model, ids.map((i) => prompts[i]), options);
   const logp = new Float64Array(vocab);
   let active = ids.slice();
   try {
     while (active.length > 0) {
-      const logits = session.logits.dataSync() as Float32Array;
+      const logits = await session.logits.data() as Float32Array;
       const next: number[] = [], keep: number[] = [];
       active.forEach((id, row) => {
         const rowLogits = logits.subarray(row * vocab, (row + 1) * vocab);

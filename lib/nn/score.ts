@@ -85,18 +85,18 @@ function packs(
  * import { Transformer } from "./model.ts";
  * import { scoreContinuations } from "./score.ts";
  * const model = new Transformer(modelConfig("tiny"));
- * const { mean } = scoreContinuations(model, [1, 2, 3], [[4, 5], [6]]);
+ * const { mean } = await scoreContinuations(model, [1, 2, 3], [[4, 5], [6]]);
  * ```
  */
-export function scoreContinuations(
+export async function scoreContinuations(
   model: Transformer,
   prefix: readonly number[],
   continuations: readonly (readonly number[])[],
   options: ScoreOptions = {},
-): ContinuationScores {
+): Promise<ContinuationScores> {
   const perToken: number[][] = [];
   for (const pack of packs(model, prefix, continuations, options)) {
-    const r = maskedLogProbsNumbers(model, {
+    const r = await maskedLogProbsNumbers(model, {
       tokens: [pack.tokens],
       mask: [pack.segments.map((s) => (s > 0 ? 1 : 0))],
       segments: [pack.segments],
@@ -125,16 +125,16 @@ export type Pooling = "mean" | "last" | "continuation";
  * import { Transformer } from "./model.ts";
  * import { pooledValues } from "./score.ts";
  * const model = new Transformer(modelConfig("tiny", { scalarHead: true }));
- * const values = pooledValues(model, [1, 2, 3], [[4, 5], [6]], "mean");
+ * const values = await pooledValues(model, [1, 2, 3], [[4, 5], [6]], "mean");
  * ```
  */
-export function pooledValues(
+export async function pooledValues(
   model: Transformer,
   prefix: readonly number[],
   continuations: readonly (readonly number[])[],
   pool: Pooling,
   options: ScoreOptions = {},
-): number[] {
+): Promise<number[]> {
   const values: number[] = [];
   for (const pack of packs(model, prefix, continuations, options)) {
     const width = pack.tokens.length;
@@ -157,9 +157,13 @@ export function pooledValues(
       );
       const rows = tf.reshape(hidden, [width, model.config.dModel]) as tf.Tensor2D;
       const pooled = tf.matMul(tf.tensor2d(weights, [pack.offsets.length, width]), rows) as tf.Tensor2D;
-      return model.valueHead(pooled).dataSync();
+      return model.valueHead(pooled);
     });
-    values.push(...v);
+    try {
+      values.push(...await v.data());
+    } finally {
+      v.dispose();
+    }
   }
   return values;
 }

@@ -51,22 +51,22 @@ export interface TrainStepResult {
  * const model = new Transformer(modelConfig("tiny"));
  * const adam = new Adam(model.variables());
  * const micro = [{ tokens: [[1, 2, 3]], mask: [[0, 1, 1]] }, { tokens: [[4, 5]], mask: [[0, 1]] }];
- * const { loss, gradNorm } = trainStep(model, adam, micro, (m, b) => tf.neg(tf.mean(maskedLogProbs(m, b).mean)) as tf.Scalar, { lr: 1e-3 });
+ * const { loss, gradNorm } = await trainStep(model, adam, micro, (m, b) => tf.neg(tf.mean(maskedLogProbs(m, b).mean)) as tf.Scalar, { lr: 1e-3 });
  * ```
  */
-export function trainStep<B, M extends Trainable>(
+export async function trainStep<B, M extends Trainable>(
   model: M,
   optimizer: Adam,
   microBatches: readonly B[],
   lossFn: (model: M, batch: B) => tf.Scalar,
   options: TrainStepOptions<B>,
-): TrainStepResult {
+): Promise<TrainStepResult> {
   if (microBatches.length === 0) throw new Error("trainStep: no micro-batches");
   const weights = options.weights ?? microBatches.map(() => 1 / microBatches.length);
   if (weights.length !== microBatches.length) throw new Error("trainStep: one weight per micro-batch");
   const variables = options.variables ?? model.variables().filter((v) => v.trainable);
-  const { loss, grads } = accumulateGradients(model, microBatches, lossFn, weights, variables, options);
-  return { loss, gradNorm: applyGradients(optimizer, grads, options.lr, options.clipNorm) };
+  const { loss, grads } = await accumulateGradients(model, microBatches, lossFn, weights, variables, options);
+  return { loss, gradNorm: await applyGradients(optimizer, grads, options.lr, options.clipNorm) };
 }
 
 /**
@@ -83,25 +83,32 @@ export function trainStep<B, M extends Trainable>(
  * const model = new Transformer(modelConfig("tiny"));
  * const lossFn = (m: Transformer, b: { tokens: number[][]; mask: number[][] }) =>
  *   tf.neg(tf.mean(maskedLogProbs(m, b).mean)) as tf.Scalar;
- * const { loss, grads } = accumulateGradients(model, [{ tokens: [[1, 2]], mask: [[0, 1]] }], lossFn, [1], model.variables());
+ * const { loss, grads } = await accumulateGradients(model, [{ tokens: [[1, 2]], mask: [[0, 1]] }], lossFn, [1], model.variables());
  * tf.dispose(Object.values(grads));
  * ```
  */
-export function accumulateGradients<B, M extends Trainable>(
+export async function accumulateGradients<B, M extends Trainable>(
   model: M,
   microBatches: readonly B[],
   lossFn: (model: M, batch: B) => tf.Scalar,
   weights: readonly number[],
   variables: tf.Variable[],
   { onMicroBatch }: Pick<TrainStepOptions<B>, "onMicroBatch"> = {},
-): { loss: number; grads: Record<string, tf.Tensor> } {
+): Promise<{ loss: number; grads: Record<string, tf.Tensor> }> {
   const sums: Record<string, tf.Tensor> = {};
   let loss = 0;
   try {
-    microBatches.forEach((batch, i) => {
+    for (const [i, batch] of microBatches.entries()) {
       const { value, grads } = tf.variableGrads(() => lossFn(model, batch), variables);
-      const micro = value.dataSync()[0];
-      value.dispose();
+      let micro: number;
+      try {
+        micro = (await value.data())[0];
+      } catch (e) {
+        tf.dispose(Object.values(grads));
+        throw e;
+      } finally {
+        value.dispose();
+      }
       loss += weights[i] * micro;
       onMicroBatch?.(i, micro, batch);
       for (const [name, g] of Object.entries(grads)) {
@@ -111,7 +118,7 @@ export function accumulateGradients<B, M extends Trainable>(
         sums[name] = previous ? tf.add(previous, scaled) : scaled;
         if (previous) tf.dispose([previous, scaled]);
       }
-    });
+    }
   } catch (e) {
     tf.dispose(Object.values(sums));
     throw e;
@@ -129,18 +136,18 @@ export function accumulateGradients<B, M extends Trainable>(
  * import { Adam } from "./optim.ts";
  * import { applyGradients } from "./train.ts";
  * const w = tf.variable(tf.ones([2]), true, "w");
- * const norm = applyGradients(new Adam([w]), { w: tf.tensor1d([3, 4]) }, 1e-3); // 5
+ * const norm = await applyGradients(new Adam([w]), { w: tf.tensor1d([3, 4]) }, 1e-3); // 5
  * ```
  */
-export function applyGradients(
+export async function applyGradients(
   optimizer: Adam,
   grads: Record<string, tf.Tensor>,
   lr: number,
   clipNorm = 1.0,
-): number {
+): Promise<number> {
   let current = grads;
   try {
-    const clipped = clipByGlobalNorm(current, clipNorm);
+    const clipped = await clipByGlobalNorm(current, clipNorm);
     current = clipped.grads;
     optimizer.apply(current, lr);
     return clipped.norm;

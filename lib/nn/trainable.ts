@@ -52,17 +52,19 @@ export interface TrainingState {
  * const w = tf.variable(tf.ones([2]), true, "w#1");
  * const model = { variables: () => [w] };
  * const adam = new Adam([w]);
- * await saveTrainingState("runs/demo/state", model, { step: 0, run: "demo", optimizer: adam.getState() });
+ * await saveTrainingState("runs/demo/state", model, { step: 0, run: "demo", optimizer: await adam.getState() });
  * const state = await loadTrainingState("runs/demo/state", model); // state?.step === 0
  * ```
  */
 export async function saveTrainingState(dir: string, model: Trainable, state: TrainingState): Promise<void> {
   const weights = packWeights(
-    model.variables().map((v) => ({
-      name: paramName(v),
-      shape: [...v.shape],
-      data: (v.dataSync() as Float32Array).slice(),
-    })),
+    await Promise.all(
+      model.variables().map(async (v) => ({
+        name: paramName(v),
+        shape: [...v.shape],
+        data: (await v.data() as Float32Array).slice(),
+      })),
+    ),
   );
   const optimizer = packOptimizer(state.optimizer);
   const meta = validate(TrainingStateMeta, {

@@ -80,13 +80,13 @@ export async function heldOutAccuracy(
       );
       const progress = new Progress(`held-out pairs (${variant})`, heldOut.length);
       const byTask = new Map<string, number[]>();
-      heldOut.forEach((p, i) => {
+      for (const [i, p] of heldOut.entries()) {
         const score = (t: Trajectory) =>
           trajectoryScore(model, run.base.model, run.base.tokenizer, variant, t);
-        const [c, r] = [score(p.chosen), score(p.rejected)];
+        const [c, r] = [await score(p.chosen), await score(p.rejected)];
         byTask.set(p.taskId, [...(byTask.get(p.taskId) ?? []), c > r ? 1 : c === r ? 0.5 : 0]);
         progress.update(i + 1);
-      });
+      }
       progress.done();
       await writeJson(`${run.dir}/${artifact}`, HeldOutAccuracy, {
         variant: name,

@@ -201,7 +201,7 @@ export async function designRollouts(run: FrontendRun, base: DesignNet): Promise
   await stage(run, "rollouts", file, async () => {
     const { trainTasks: n, rollouts: k, dataSeed, maxRounds } = run.config;
     const tasks = run.trainTasks.slice(0, n);
-    const tables = base.probabilityTables(tasks.map((t) => t.problem_description));
+    const tables = await base.probabilityTables(tasks.map((t) => t.problem_description));
     const rows: DesignRollout[] = [];
     const progress = new Progress("rollouts", k);
     for (let r = 0; r < k; r++) {
@@ -247,7 +247,7 @@ export async function designCandidates(
   const file = "candidates.jsonl";
   await stage(run, "candidates", file, async () => {
     const used = data.slice(0, Math.ceil(run.config.stateFraction * data.length));
-    const tables = base.probabilityTables(used.map((t) => run.trainTasks[t.task].problem_description));
+    const tables = await base.probabilityTables(used.map((t) => run.trainTasks[t.task].problem_description));
     const rows: DesignCandidates[] = [];
     used.forEach((t, trajectory) => {
       const task = run.trainTasks[t.task];
@@ -327,17 +327,18 @@ async function designRanks(
   await stage(run, `ranks/${method}`, path, async () => {
     const critic = await designCritic(run, base, data, method);
     const progress = new Progress(`ranking (${method})`, rows.length);
-    const out = rows.map((row, i) => {
+    const out = [];
+    for (const [i, row] of rows.entries()) {
       const description = run.trainTasks[data[row.trajectory].task].problem_description;
-      const scores = scoreDesignTurns(
+      const scores = await scoreDesignTurns(
         critic,
         base,
         row.candidates.map((c) => ({ description, decisions: c.map(decision) })),
         FRONTEND_CRITICS[method],
       );
       progress.update(i + 1);
-      return { state: row.state, scores };
-    });
+      out.push({ state: row.state, scores });
+    }
     progress.done();
     critic.dispose();
     await writeJsonl(`${run.dir}/${path}`, RankRow, out);
@@ -407,7 +408,7 @@ export async function evaluateDesigns(
   await stage(run, `eval/${method}`, path, async () => {
     const policy = await designPolicy(run, base, data, method);
     const tasks = run.evalTasks;
-    const tables = policy.probabilityTables(tasks.map((t) => t.problem_description));
+    const tables = await policy.probabilityTables(tasks.map((t) => t.problem_description));
     if (policy !== base) policy.dispose();
     // Every method plays with the same random numbers (common random numbers sharpen comparisons).
     const maxRounds = method === "single-turn" ? 1 : run.config.maxRounds;

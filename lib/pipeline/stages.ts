@@ -473,8 +473,9 @@ async function referenceRanks(
       `reference scores (${withInfo ? "with" : "without"} the reference)`,
       rows.length,
     );
-    const out = rows.map((row, i) => {
-      const r = referenceScores(
+    const out = [];
+    for (const [i, row] of rows.entries()) {
+      const r = await referenceScores(
         run.base.model,
         run.base.tokenizer,
         withInfo,
@@ -483,8 +484,8 @@ async function referenceRanks(
         row.candidates,
       );
       progress.update(i + 1);
-      return { state: row.state, sum: r.sum, mean: r.mean };
-    });
+      out.push({ state: row.state, sum: r.sum, mean: r.mean });
+    }
     progress.done();
     await writeJsonl(`${offlineDir(run.root)}/${artifact}`, ReferenceRow, out);
   }, { shared: true });
@@ -524,8 +525,9 @@ export async function ranks(
     try {
       await stage(run, `ranks/${name}`, artifact, async () => {
         const progress = new Progress(`ranking (${name})`, rows.length);
-        const out = rows.map((row, i) => {
-          const scores = scoreCandidates(
+        const out = [];
+        for (const [i, row] of rows.entries()) {
+          const scores = await scoreCandidates(
             trained.model,
             run.base.model,
             run.base.tokenizer,
@@ -536,8 +538,8 @@ export async function ranks(
             { ...(shared ? { referenceScores: shared[i] } : {}), pooling: ranking.pooling },
           );
           progress.update(i + 1);
-          return { state: row.state, scores };
-        });
+          out.push({ state: row.state, scores });
+        }
         progress.done();
         await writeJsonl(`${run.dir}/${artifact}`, RankRow, out);
       });

@@ -115,8 +115,8 @@ export function criticSequence(
 export function initCritic(base: Transformer, variant: CriticVariant): Transformer {
   if (VARIANTS[variant].kind === "log-ratio") return base.clone();
   const critic = new Transformer({ ...base.config, scalarHead: true });
-  const head = critic.getWeights().filter((w) => w.name.startsWith("value_"));
-  critic.setWeights([...base.getWeights().filter((w) => !w.name.startsWith("value_")), ...head]);
+  // The trunk and LM head from the base, the fresh (seeded) value head kept.
+  critic.copyWeightsFrom(base, (name) => !name.startsWith("value_"));
   return critic;
 }
 
@@ -214,10 +214,10 @@ export type RegressionPooling = "sequence" | "candidate";
  *
  * @example
  * ```ts ignore
- * const scores = scoreCandidates(critic, base, tokenizer, "sweet", task, history, ["What rate?", "I WANT TO ANSWER: ..."]);
+ * const scores = await scoreCandidates(critic, base, tokenizer, "sweet", task, history, ["What rate?", "I WANT TO ANSWER: ..."]);
  * ```
  */
-export function scoreCandidates(
+export async function scoreCandidates(
   critic: Transformer,
   base: Transformer,
   tok: Tokenizer,
@@ -226,7 +226,7 @@ export function scoreCandidates(
   history: readonly DialogueTurn[],
   candidates: readonly string[],
   options: ScoreCandidateOptions = {},
-): number[] {
+): Promise<number[]> {
   const spec = VARIANTS[variant];
   const { prefix, continuations } = candidateInputs(
     tok,
@@ -245,9 +245,16 @@ export function scoreCandidates(
     );
   }
   if (spec.kind === "value") return pooledValues(critic, prefix, continuations, "last");
-  const mine = scoreContinuations(critic, prefix, continuations);
+  const mine = await scoreContinuations(critic, prefix, continuations);
   const ref = options.referenceScores ??
-    referenceScores(base, tok, options.reference === "policy" ? false : spec.info, task, history, candidates);
+    await referenceScores(
+      base,
+      tok,
+      options.reference === "policy" ? false : spec.info,
+      task,
+      history,
+      candidates,
+    );
   const key = spec.reduction === "sum" ? "sum" : "mean";
   return mine[key].map((x, i) => x - ref[key][i]);
 }
@@ -258,24 +265,27 @@ export function scoreCandidates(
  *
  * @example
  * ```ts ignore
- * const perTurn = turnAdvantages(critic, base, tokenizer, "sweet", trajectory); // one number per agent turn
+ * const perTurn = await turnAdvantages(critic, base, tokenizer, "sweet", trajectory); // one number per agent turn
  * ```
  */
-export function turnAdvantages(
+export async function turnAdvantages(
   critic: Transformer,
   base: Transformer,
   tok: Tokenizer,
   variant: CriticVariant,
   trajectory: Trajectory,
-): number[] {
+): Promise<number[]> {
   const history = trajectory.dialogue_history;
-  return history.flatMap((turn, at) =>
-    turn.role === "assistant"
-      ? scoreCandidates(critic, base, tok, variant, trajectory.task, history.slice(0, at), [
+  const out: number[] = [];
+  for (const [at, turn] of history.entries()) {
+    if (turn.role !== "assistant") continue;
+    out.push(
+      ...await scoreCandidates(critic, base, tok, variant, trajectory.task, history.slice(0, at), [
         turn.output ?? turn.content,
-      ])
-      : []
-  );
+      ]),
+    );
+  }
+  return out;
 }
 
 /**
@@ -284,17 +294,17 @@ export function turnAdvantages(
  *
  * @example
  * ```ts ignore
- * const prefers = trajectoryScore(critic, base, tok, "sweet", chosen) > trajectoryScore(critic, base, tok, "sweet", rejected);
+ * const prefers = await trajectoryScore(critic, base, tok, "sweet", chosen) > await trajectoryScore(critic, base, tok, "sweet", rejected);
  * ```
  */
-export function trajectoryScore(
+export async function trajectoryScore(
   critic: Transformer,
   base: Transformer,
   tok: Tokenizer,
   variant: CriticVariant,
   trajectory: Trajectory,
-): number {
-  const turns = turnAdvantages(critic, base, tok, variant, trajectory);
+): Promise<number> {
+  const turns = await turnAdvantages(critic, base, tok, variant, trajectory);
   return VARIANTS[variant].kind === "log-ratio" ? turns.reduce((a, b) => a + b, 0) : turns.at(-1) ?? 0;
 }
 
@@ -315,18 +325,18 @@ export interface ScoreCandidateOptions {
  *
  * @example
  * ```ts ignore
- * const ref = referenceScores(base, tokenizer, true, task, history, candidates);
- * const a = scoreCandidates(critic, base, tokenizer, "sweet", task, history, candidates, { referenceScores: ref });
+ * const ref = await referenceScores(base, tokenizer, true, task, history, candidates);
+ * const a = await scoreCandidates(critic, base, tokenizer, "sweet", task, history, candidates, { referenceScores: ref });
  * ```
  */
-export function referenceScores(
+export async function referenceScores(
   base: Transformer,
   tok: Tokenizer,
   withInfo: boolean,
   task: BackendTask,
   history: readonly DialogueTurn[],
   candidates: readonly string[],
-): ContinuationScores {
+): Promise<ContinuationScores> {
   const { prefix, continuations } = candidateInputs(
     tok,
     base.config.contextLength,
@@ -335,7 +345,7 @@ export function referenceScores(
     history,
     candidates,
   );
-  return scoreContinuations(base, prefix, continuations);
+  return await scoreContinuations(base, prefix, continuations);
 }
 
 /** Longest candidate turn scored, in tokens (the policy samples at most 200). */

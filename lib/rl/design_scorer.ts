@@ -62,19 +62,21 @@ const sides = (
  * Reductions of responses' per-decision values under `net` (log-probabilities, or a scalar head's scores),
  * as numbers, without a gradient.
  */
-function reductionsOf(
+async function reductionsOf(
   net: DesignNet,
   responses: readonly Response[],
   withInfo: boolean,
   head: "logProbs" | "scores" = "logProbs",
-): RefScores[] {
+): Promise<RefScores[]> {
   const out: RefScores[] = [];
   for (let lo = 0; lo < responses.length; lo += 256) {
     const chunk = responses.slice(lo, lo + 256);
-    out.push(...refScores(() => {
-      const rows = decisionRows(chunk, withInfo);
-      return turnSums(head === "scores" ? net.scores(rows) : net.logProbs(rows), chunk);
-    }));
+    out.push(
+      ...await refScores(() => {
+        const rows = decisionRows(chunk, withInfo);
+        return turnSums(head === "scores" ? net.scores(rows) : net.logProbs(rows), chunk);
+      }),
+    );
   }
   return out;
 }
@@ -89,7 +91,7 @@ function reductionsOf(
  * import { designScorer } from "./design_scorer.ts";
  * const net = DesignNet.create({ words: ["bakery"], hidden: 8, head: "policy", seed: 0 });
  * const response = { description: "A bakery page", decisions: [{ type: 0, value: 0, info: 0 }] };
- * const [[chosen]] = designScorer(false).reference!(net, [{ chosen: response, rejected: response }]);
+ * const [[chosen]] = await designScorer(false).reference!(net, [{ chosen: response, rejected: response }]);
  * ```
  */
 export function designScorer(withInfo: boolean): UnitScorer<Response, DesignNet> {
@@ -100,8 +102,8 @@ export function designScorer(withInfo: boolean): UnitScorer<Response, DesignNet>
       const responses = sides(pairs);
       return turnSums(net.logProbs(decisionRows(responses, withInfo)), responses);
     },
-    reference: (net, pairs) => {
-      const r = reductionsOf(net, sides(pairs), withInfo);
+    reference: async (net, pairs) => {
+      const r = await reductionsOf(net, sides(pairs), withInfo);
       return pairs.map((_, i) => [r[i], r[pairs.length + i]]);
     },
     values: (net, pairs, reduction) => {
@@ -123,15 +125,15 @@ export function designScorer(withInfo: boolean): UnitScorer<Response, DesignNet>
  * import { DesignNet } from "../nn/design_net.ts";
  * import { responseLogProbs } from "./design_scorer.ts";
  * const net = DesignNet.create({ words: ["bakery"], hidden: 8, head: "policy", seed: 0 });
- * const [lp] = responseLogProbs(net, [{ description: "A bakery page", decisions: [{ type: 0, value: 0, info: 0 }] }]);
+ * const [lp] = await responseLogProbs(net, [{ description: "A bakery page", decisions: [{ type: 0, value: 0, info: 0 }] }]);
  * ```
  */
-export function responseLogProbs(
+export async function responseLogProbs(
   net: DesignNet,
   responses: readonly Response[],
   { withInfo = false, reduction = "sum" }: { withInfo?: boolean; reduction?: Reduction } = {},
-): number[] {
-  return reductionsOf(net, responses, withInfo).map((r) =>
+): Promise<number[]> {
+  return (await reductionsOf(net, responses, withInfo)).map((r) =>
     reduction === "sum"
       ? r.sum
       : reduction === "trajectory-mean"
@@ -147,21 +149,21 @@ export function responseLogProbs(
  *
  * @example
  * ```ts ignore
- * const scores = scoreDesignTurns(critic, base, candidates, criticSpec("frontend", "sweet"));
+ * const scores = await scoreDesignTurns(critic, base, candidates, criticSpec("frontend", "sweet"));
  * ```
  */
-export function scoreDesignTurns(
+export async function scoreDesignTurns(
   critic: DesignNet,
   reference: DesignNet,
   candidates: readonly Response[],
   spec: CriticSpec,
-): number[] {
+): Promise<number[]> {
   if (spec.kind === "regression") {
-    return reductionsOf(critic, candidates, spec.info, "scores").map((r) => r.mean);
+    return (await reductionsOf(critic, candidates, spec.info, "scores")).map((r) => r.mean);
   }
   if (spec.kind !== "log-ratio") throw new Error(`scoreDesignTurns: the frontend has no ${spec.kind} head`);
   const key = spec.reduction === "sum" ? "sum" : "mean";
-  const mine = reductionsOf(critic, candidates, spec.info),
-    ref = reductionsOf(reference, candidates, spec.info);
+  const mine = await reductionsOf(critic, candidates, spec.info),
+    ref = await reductionsOf(reference, candidates, spec.info);
   return mine.map((m, i) => m[key] - ref[i][key]);
 }

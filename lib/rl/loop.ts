@@ -178,7 +178,7 @@ export async function trainLoop<E, M extends Trainable = Transformer>(
           spec.loss as unknown as (m: Transformer, b: E[]) => tf.Scalar,
           options,
         )
-        : trainStep(model, adam, micro, spec.loss, options);
+        : await trainStep(model, adam, micro, spec.loss, options);
       const stepTokens = batch.reduce((s, e) => s + spec.tokens(e), 0);
       tokens += stepTokens;
       finalLoss = loss;
@@ -190,7 +190,11 @@ export async function trainLoop<E, M extends Trainable = Transformer>(
         "perf/tokens_per_s": stepTokens / ((performance.now() - t0) / 1000),
       });
       if (ckpt && ((step + 1) % config.checkpointEvery === 0 || step + 1 === end)) {
-        await saveTrainingState(ckpt, model, { step: step + 1, run: planHash, optimizer: adam.getState() });
+        await saveTrainingState(ckpt, model, {
+          step: step + 1,
+          run: planHash,
+          optimizer: await adam.getState(),
+        });
       }
     }
   } finally {

@@ -16,7 +16,7 @@
  * const critic = initCritic(base, "sweet");
  * await trainCritic(critic, base, tokenizer, criticPairs(rollouts), CriticConfig.parse({ variant: "sweet" }));
  * const { task, dialogue_history } = rollouts[0];
- * const scores = scoreCandidates(critic, base, tokenizer, "sweet", task, dialogue_history.slice(0, 1), [
+ * const scores = await scoreCandidates(critic, base, tokenizer, "sweet", task, dialogue_history.slice(0, 1), [
  *   "What discount do members get?",
  *   "I WANT TO ANSWER: def total(price): return price",
  * ]);

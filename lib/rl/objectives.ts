@@ -76,13 +76,13 @@ export const PreferenceConfig = TrainConfig.extend({
 export type PreferenceConfig = z.output<typeof PreferenceConfig>;
 
 /** Each pair with the frozen reference's numbers, computed once. */
-function withReference<X, M extends Trainable>(
+async function withReference<X, M extends Trainable>(
   reference: M,
   pairs: readonly Pair<X>[],
   scorer: UnitScorer<X, M>,
   objective: string,
-): (Pair<X> & { ref: [RefScores, RefScores] })[] {
-  const refs = need(scorer, "reference", objective)(reference, pairs);
+): Promise<(Pair<X> & { ref: [RefScores, RefScores] })[]> {
+  const refs = await need(scorer, "reference", objective)(reference, pairs);
   return pairs.map((p, i) => ({ ...p, ref: refs[i] }));
 }
 
@@ -99,7 +99,7 @@ const pairTokens = <X, M extends Trainable>(scorer: UnitScorer<X, M>) =>
  * await trainPreferences(policy, base, pairs, PreferenceConfig.parse({ beta: 0.5 }), designScorer(false), { tag: "dpo" });
  * ```
  */
-export function trainPreferences<X, M extends Trainable>(
+export async function trainPreferences<X, M extends Trainable>(
   policy: M,
   reference: M,
   pairs: readonly Pair<X>[],
@@ -111,7 +111,7 @@ export function trainPreferences<X, M extends Trainable>(
   const sequenceNll = config.nllScope === "sequence"
     ? need(scorer, "sequenceNll", "nllScope sequence")
     : undefined;
-  return trainLoop(policy, withReference(reference, pairs, scorer, "trainPreferences"), config, {
+  return trainLoop(policy, await withReference(reference, pairs, scorer, "trainPreferences"), config, {
     tag: run.tag,
     group: scorer.group,
     tokens: pairTokens(scorer),
@@ -159,7 +159,7 @@ export type PairCriticConfig = z.output<typeof PairCriticConfig>;
  * await trainPairCritic(critic, base, pairs, criticSpec("frontend", "sweet"), PairCriticConfig.parse({}), designScorer(true), { tag: "critic" });
  * ```
  */
-export function trainPairCritic<X, M extends Trainable>(
+export async function trainPairCritic<X, M extends Trainable>(
   critic: M,
   reference: M,
   pairs: readonly Pair<X>[],
@@ -184,7 +184,7 @@ export function trainPairCritic<X, M extends Trainable>(
     throw new Error(`trainPairCritic: a ${spec.kind} head is not trained on pairs`);
   }
   const logProbs = need(scorer, "logProbs", "a log-ratio critic");
-  return trainLoop(critic, withReference(reference, pairs, scorer, "a log-ratio critic"), config, {
+  return trainLoop(critic, await withReference(reference, pairs, scorer, "a log-ratio critic"), config, {
     ...common,
     loss: (m, batch) =>
       tf.tidy(() => {

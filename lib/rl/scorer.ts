@@ -41,7 +41,7 @@ export interface UnitScorer<X, M extends Trainable> {
   /** Per-turn log π sums of each pair's chosen side, then each pair's rejected side: `[2n, turns]`. */
   logProbs?(model: M, pairs: readonly Pair<X>[]): TurnSums;
   /** The frozen `model`'s reductions of every pair's sides, `[chosen, rejected]` per pair. */
-  reference?(model: M, pairs: readonly Pair<X>[]): [RefScores, RefScores][];
+  reference?(model: M, pairs: readonly Pair<X>[]): Promise<[RefScores, RefScores][]>;
   /** `[2n]` scalar-head scores of the sides in the {@link logProbs} layout (regression critics). */
   values?(model: M, pairs: readonly Pair<X>[], reduction: Reduction): tf.Tensor1D;
   /** The chosen sides' mean NLL over their whole sequence, prompt included (DPO `nllScope: sequence`). */
@@ -87,19 +87,24 @@ export function turnReductions(t: TurnSums): Required<LogProbReductions<tf.Tenso
  * ```ts
  * import * as tf from "@tensorflow/tfjs";
  * import { refScores } from "./scorer.ts";
- * const [r] = refScores(() => ({ sums: tf.tensor2d([[-2, -6]]), counts: [[1, 3]] })); // { sum: -8, mean: -2, spanMean: [-2, -2] }
+ * const [r] = await refScores(() => ({ sums: tf.tensor2d([[-2, -6]]), counts: [[1, 3]] })); // { sum: -8, mean: -2, spanMean: [-2, -2] }
  * ```
  */
-export function refScores(make: () => TurnSums): RefScores[] {
-  const r = tf.tidy(() => {
-    const x = turnReductions(make());
-    return {
-      sum: x.sum.arraySync() as number[],
-      mean: x.mean.arraySync() as number[],
-      spanMean: x.spanMean.arraySync() as number[][],
-    };
+export async function refScores(make: () => TurnSums): Promise<RefScores[]> {
+  const x = tf.tidy(() => {
+    const { sum, mean, spanMean } = turnReductions(make());
+    return { sum, mean, spanMean };
   });
-  return r.sum.map((sum, i) => ({ sum, mean: r.mean[i], spanMean: r.spanMean[i] }));
+  try {
+    const [sum, mean, spanMean] = await Promise.all([
+      x.sum.array() as Promise<number[]>,
+      x.mean.array() as Promise<number[]>,
+      x.spanMean.array() as Promise<number[][]>,
+    ]);
+    return sum.map((s, i) => ({ sum: s, mean: mean[i], spanMean: spanMean[i] }));
+  } finally {
+    tf.dispose([x.sum, x.mean, x.spanMean]);
+  }
 }
 
 /**

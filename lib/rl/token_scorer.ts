@@ -106,13 +106,13 @@ export function tokenScorer(
       return tf.sum(tf.mul(lp.perToken, tf.tensor2d(weights, [batch.length, width]))) as tf.Scalar;
     },
     logProbs,
-    reference: (model, pairs) => {
+    reference: async (model, pairs) => {
       const out: [RefScores, RefScores][] = [];
       for (let i = 0; i < pairs.length; i += 8) {
         const chunk = pairs.slice(i, i + 8);
         if (reference === "sums") {
           const packed = pack(chunk);
-          const r = maskedLogProbsNumbers(model, packedBatch(packed.rows, pad));
+          const r = await maskedLogProbsNumbers(model, packedBatch(packed.rows, pad));
           const flat = r.spanSum!.flatMap((row) =>
             Array.from({ length: packed.width }, (_, j) => row[j] ?? 0)
           );
@@ -120,7 +120,7 @@ export function tokenScorer(
           out.push(...packed.slots.map(([c, rj]): [RefScores, RefScores] => [at(c), at(rj)]));
           continue;
         }
-        const scores = refScores(() => logProbs(model, chunk));
+        const scores = await refScores(() => logProbs(model, chunk));
         out.push(...chunk.map((_, b): [RefScores, RefScores] => [scores[b], scores[chunk.length + b]]));
       }
       return out;

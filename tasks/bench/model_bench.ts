@@ -138,13 +138,13 @@ async function measureTraining(
   }
 }
 
-function measureSampling(model: Transformer, o: ModelBenchOptions, useCache: boolean): number {
+async function measureSampling(model: Transformer, o: ModelBenchOptions, useCache: boolean): Promise<number> {
   const prompts = randomTokens(new Rng("bench-sample"), o.prompts, o.promptLen, model.config.vocabSize);
   const options = { maxTokens: o.newTokens, rng: new Rng(1), sampleBatchSize: o.prompts, useCache };
   // Warm-up on the real shapes: the first pass grows the wasm heap, and fresh pages are slow to fault in.
-  generate(model, prompts, { ...options, maxTokens: 2 });
+  await generate(model, prompts, { ...options, maxTokens: 2 });
   const start = performance.now();
-  const out = generate(model, prompts, options);
+  const out = await generate(model, prompts, options);
   const seconds = (performance.now() - start) / 1000;
   return out.tokens.reduce((n, t) => n + t.length, 0) / seconds;
 }
@@ -249,9 +249,9 @@ async function measureEngine(model: Transformer, o: ModelBenchOptions, backend: 
   const [trainWorkers, train] = Object.entries(byWorkers)
     .sort((a, b) => b[1].trainTokensPerS - a[1].trainTokensPerS)[0];
   console.error(`[${label}] sampling with the KV cache…`);
-  const sampleTokensPerS = measureSampling(model, o, true);
+  const sampleTokensPerS = await measureSampling(model, o, true);
   console.error(`[${label}] sampling without a cache…`);
-  const sampleUncachedTokensPerS = measureSampling(model, o, false);
+  const sampleUncachedTokensPerS = await measureSampling(model, o, false);
   const engine: EngineResult = {
     backend,
     label,

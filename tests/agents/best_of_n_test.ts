@@ -15,7 +15,7 @@ const tok = Tokenizer.train(tasks.flatMap((t) => [t.problem_description, t.groun
 const base = new Transformer(modelConfig("tiny", { vocabSize: tok.size, contextLength: 400, seed: 1 }));
 const critic = initCritic(base, "sweet");
 critic.setWeights(
-  critic.getWeights().map((w) => ({ ...w, data: w.data.map((x, i) => x + 0.05 * Math.sin(i)) })),
+  (await critic.getWeights()).map((w) => ({ ...w, data: w.data.map((x, i) => x + 0.05 * Math.sin(i)) })),
 );
 const observations: AgentObservation[] = tasks.map((t) => ({
   history: [{ role: "user", content: t.problem_description }],
@@ -33,9 +33,9 @@ Deno.test("best-of-N: N = 1 is the policy itself; N > 1 returns the critic's fav
     observations,
   );
   const sampled = await policy.act(observations.flatMap((o) => Array.from({ length: n }, () => o)));
-  observations.forEach((o, i) => {
+  for (const [i, o] of observations.entries()) {
     const candidates = sampled.slice(i * n, (i + 1) * n);
-    const scores = scoreCandidates(
+    const scores = await scoreCandidates(
       critic,
       base,
       tok,
@@ -46,6 +46,6 @@ Deno.test("best-of-N: N = 1 is the policy itself; N > 1 returns the critic's fav
     );
     assert.deepEqual(chosen[i], candidates[scores.indexOf(Math.max(...scores))]);
     assert.equal(new Set(candidates.map((c) => c.output)).size > 1, true, "candidates differ");
-  });
+  }
   assert.throws(() => new BestOfNAgent(policy, { model: critic, variant: "sweet", base }, 0), /n must be/);
 });

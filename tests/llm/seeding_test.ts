@@ -29,7 +29,7 @@ Deno.test("policy agent, default seeding: unchanged (one generator for the batch
   const got = await agent.act(observations);
   // The derivation the agent has always used, spelled out.
   const ids = tasks.map((t) => t.task_id).join("\n");
-  const expected = generate(model, observations.map((o) => fittedPromptIds(tok, o.history, 256 - 10)), {
+  const expected = await generate(model, observations.map((o) => fittedPromptIds(tok, o.history, 256 - 10)), {
     temperature: 1,
     topP: 1,
     maxTokens: 10,
@@ -54,7 +54,7 @@ Deno.test("policy agent, per-episode seeding: a sample depends only on its own e
   assert.deepEqual(reversed, all);
   // Each is what a single decode with the episode's seed gives (what the kit's server does).
   const o = observations[3];
-  const one = generate(model, [fittedPromptIds(tok, o.history, 256 - 10)], {
+  const one = await generate(model, [fittedPromptIds(tok, o.history, 256 - 10)], {
     maxTokens: 10,
     stopTokens: [end],
     rng: new Rng(episodeSeed(9, o.turn, o.hidden.task_id!)),

@@ -118,14 +118,14 @@ const nll = (model: Transformer, batch: LogProbBatch) =>
   tf.neg(tf.mean(maskedLogProbs(model, batch).mean)) as tf.Scalar;
 
 /** One forward + backward + Adam step of the `small` preset: loss, gradient norm and the new weights. */
-function step(): { loss: number; gradNorm: number; weights: Float32Array[] } {
+async function step(): Promise<{ loss: number; gradNorm: number; weights: Float32Array[] }> {
   const model = new Transformer(modelConfig("small", { seed: 3 }));
   const adam = new Adam(model.variables());
   try {
     const tokens = [0, 1].map((r) => Array.from({ length: 48 }, (_, t) => (r * 977 + t * 131 + 5) % 2048));
     const batch: LogProbBatch = { tokens, mask: tokens.map((row) => row.map((_, t) => (t === 0 ? 0 : 1))) };
-    const { loss, gradNorm } = trainStep(model, adam, [batch], nll, { lr: 1e-3 });
-    return { loss, gradNorm, weights: model.getWeights().map((w) => w.data) };
+    const { loss, gradNorm } = await trainStep(model, adam, [batch], nll, { lr: 1e-3 });
+    return { loss, gradNorm, weights: (await model.getWeights()).map((w) => w.data) };
   } finally {
     model.dispose();
     adam.dispose();
@@ -154,7 +154,7 @@ testNeeding(BLAS, {
   name: "blas: the same seed gives a bit-identical training step twice",
   fn: () =>
     noLeaks(async () => {
-      const [first, second] = await onWasm(true, () => [step(), step()]);
+      const [first, second] = await onWasm(true, async () => [await step(), await step()]);
       assert.equal(first.loss, second.loss);
       assert.equal(first.gradNorm, second.gradNorm);
       first.weights.forEach((w, i) => assert.ok(bitsEqual(w, second.weights[i]), `weight ${i}`));

@@ -49,22 +49,22 @@ Deno.test("checkpoint: save then load gives identical logits and metadata", asyn
 Deno.test("checkpoint: resuming from step 2 reproduces 4 uninterrupted steps bit for bit", async () => {
   const dir = await Deno.makeTempDir();
   const schedule = { peak: 1e-2, totalSteps: 4, warmupFraction: 0.25 };
-  const step = (model: Transformer, adam: Adam) =>
-    trainStep(model, adam, [BATCH], nll, { lr: learningRate(adam.step + 1, schedule) });
+  const step = async (model: Transformer, adam: Adam) =>
+    await trainStep(model, adam, [BATCH], nll, { lr: learningRate(adam.step + 1, schedule) });
   const straight = new Transformer(modelConfig("tiny"));
   const adamStraight = new Adam(straight.variables());
-  for (let i = 0; i < 4; i++) step(straight, adamStraight);
+  for (let i = 0; i < 4; i++) await step(straight, adamStraight);
 
   const first = new Transformer(modelConfig("tiny"));
   const adamFirst = new Adam(first.variables());
-  for (let i = 0; i < 2; i++) step(first, adamFirst);
-  await saveCheckpoint(`${dir}/ckpt`, { model: first, step: 2, optimizer: adamFirst.getState() });
+  for (let i = 0; i < 2; i++) await step(first, adamFirst);
+  await saveCheckpoint(`${dir}/ckpt`, { model: first, step: 2, optimizer: await adamFirst.getState() });
   const resumed = await loadCheckpoint(`${dir}/ckpt`);
   const adamResumed = new Adam(resumed.model.variables());
   adamResumed.setState(resumed.optimizer!);
-  for (let i = 0; i < 2; i++) step(resumed.model, adamResumed);
+  for (let i = 0; i < 2; i++) await step(resumed.model, adamResumed);
 
-  const a = straight.getWeights(), b = resumed.model.getWeights();
+  const a = await straight.getWeights(), b = await resumed.model.getWeights();
   a.forEach((w, i) => assert.ok(w.data.every((x, j) => Math.abs(x - b[i].data[j]) <= 1e-6), w.name));
   assert.equal(adamResumed.step, 4);
   [straight, first, resumed.model].forEach((m) => m.dispose());

@@ -46,10 +46,10 @@ function reference(model: Transformer) {
 const close = (a: number, b: number, label: string) =>
   assert.ok(Math.abs(a - b) < 1e-4, `${label}: ${a} vs ${b}`);
 
-Deno.test("logprobs: numbers and tensors match a plain-JS log-softmax of the full logits", () => {
+Deno.test("logprobs: numbers and tensors match a plain-JS log-softmax of the full logits", async () => {
   const model = new Transformer(modelConfig("tiny"));
   const expected = reference(model);
-  const numbers = maskedLogProbsNumbers(model, BATCH);
+  const numbers = await maskedLogProbsNumbers(model, BATCH);
   const tensors = tf.tidy(() => {
     const r = maskedLogProbs(model, BATCH);
     return [r.perToken, r.sum, r.mean, r.spanSum!, r.spanMean!].map((t) => t.arraySync());
@@ -105,10 +105,10 @@ Deno.test("logprobs: gradients equal those of a full log-softmax over all positi
   model.dispose();
 });
 
-Deno.test("logprobs: an all-zero mask gives zeros and still a valid (zero) gradient", () => {
+Deno.test("logprobs: an all-zero mask gives zeros and still a valid (zero) gradient", async () => {
   const model = new Transformer(modelConfig("tiny"));
   const batch = { tokens: [[1, 2, 3]], mask: [[0, 0, 0]] };
-  assert.deepEqual(maskedLogProbsNumbers(model, batch).sum, [0]);
+  assert.deepEqual((await maskedLogProbsNumbers(model, batch)).sum, [0]);
   const { value, grads } = tf.variableGrads(() => tf.sum(maskedLogProbs(model, batch).sum) as tf.Scalar);
   assert.equal(value.dataSync()[0], 0);
   assert.ok(Object.values(grads).every((g) => g.dataSync().every((x) => x === 0)));
@@ -116,25 +116,25 @@ Deno.test("logprobs: an all-zero mask gives zeros and still a valid (zero) gradi
   model.dispose();
 });
 
-Deno.test("logprobs: malformed batches are rejected with the row named", () => {
+Deno.test("logprobs: malformed batches are rejected with the row named", async () => {
   const model = new Transformer(modelConfig("tiny"));
-  assert.throws(
+  await assert.rejects(
     () => maskedLogProbsNumbers(model, { tokens: [[1, 2]], mask: [[1, 1]] }),
     /row 0: the first token/,
   );
-  assert.throws(
+  await assert.rejects(
     () => maskedLogProbsNumbers(model, { tokens: [[1, 2]], mask: [[0, 1, 1]] }),
     /row 0: tokens, mask/,
   );
-  assert.throws(
+  await assert.rejects(
     () => maskedLogProbsNumbers(model, { tokens: [[1, 2]], mask: [[0, 1]], spans: [[0, -1]] }),
     /span id must be an integer/,
   );
-  assert.throws(() => maskedLogProbsNumbers(model, { tokens: [], mask: [] }), /empty batch/);
+  await assert.rejects(() => maskedLogProbsNumbers(model, { tokens: [], mask: [] }), /empty batch/);
   model.dispose();
 });
 
-Deno.test("logprobs: packed branches give each sequence's sums and gradients exactly as separate rows", () => {
+Deno.test("logprobs: packed branches give each sequence's sums and gradients exactly as separate rows", async () => {
   const model = new Transformer(modelConfig("tiny", { seed: 5 }));
   const sequences = [
     { ids: [1, 7, 8, 9, 20, 21, 22], mask: [0, 0, 0, 0, 1, 1, 1] },
@@ -144,11 +144,11 @@ Deno.test("logprobs: packed branches give each sequence's sums and gradients exa
   const row = packBranches(sequences);
   assert.deepEqual(row.segments.slice(0, 4), [0, 0, 0, 1], "shared prefix stops before the first difference");
   assert.equal(row.tokens.length, 3 + 4 + 3 + 5);
-  const separate = maskedLogProbsNumbers(model, {
+  const separate = await maskedLogProbsNumbers(model, {
     tokens: sequences.map((s) => s.ids),
     mask: sequences.map((s) => s.mask),
   });
-  const packed = maskedLogProbsNumbers(model, {
+  const packed = await maskedLogProbsNumbers(model, {
     tokens: [row.tokens],
     mask: [row.mask],
     spans: [row.spans],
@@ -191,7 +191,7 @@ Deno.test("logprobs: packed branches give each sequence's sums and gradients exa
     () => packBranches([{ ids: [1, 2], mask: [1, 1] }, { ids: [1, 3], mask: [1, 1] }]),
     /share no unmasked/,
   );
-  assert.throws(
+  await assert.rejects(
     () => maskedLogProbsNumbers(model, { tokens: [[1, 2, 3]], mask: [[0, 1, 1]], segments: [[0, 1, 0]] }),
     /row 0, token 2: prefix tokens must come first/,
   );

@@ -88,12 +88,12 @@ Deno.test("model: bad token ids and positions past the context window are reject
   model.dispose();
 });
 
-Deno.test("model: getWeights / setWeights / clone give identical, independent copies", () => {
+Deno.test("model: getWeights / setWeights / clone give identical, independent copies", async () => {
   const model = new Transformer(modelConfig("tiny", { scalarHead: true }));
   const copy = model.clone({ trainable: false });
   assert.deepEqual(logitsOf(copy, [[1, 2, 3]]), logitsOf(model, [[1, 2, 3]]));
   assert.ok(copy.variables().every((v) => !v.trainable));
-  const weights = model.getWeights();
+  const weights = await model.getWeights();
   weights[0].data.fill(0.5);
   copy.setWeights(weights);
   assert.notDeepEqual(logitsOf(copy, [[1, 2, 3]]), logitsOf(model, [[1, 2, 3]]));

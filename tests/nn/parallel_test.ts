@@ -20,13 +20,10 @@ const dialogues: DialogueTurn[][] = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => [
 const tok = Tokenizer.train(dialogues.flat().map((m) => m.content), { minCount: 1 });
 const config = modelConfig("tiny", { vocabSize: tok.size, contextLength: 64 });
 const data = sftExamples(tok, dialogues, 64, { numberWeight: 3 });
-const maxDiff = (a: Transformer, b: Transformer) =>
-  Math.max(
-    ...a.getWeights().map((w, i) => {
-      const other = b.getWeights()[i].data;
-      return Math.max(...w.data.map((x, j) => Math.abs(x - other[j])));
-    }),
-  );
+const maxDiff = async (a: Transformer, b: Transformer) => {
+  const [wa, wb] = [await a.getWeights(), await b.getWeights()];
+  return Math.max(...wa.map((w, i) => Math.max(...w.data.map((x, j) => Math.abs(x - wb[i].data[j])))));
+};
 
 Deno.test({
   name: "data parallel: two replicas with one micro-batch each train bit-identically to one process",
@@ -37,13 +34,13 @@ Deno.test({
     const single = new Transformer(config), parallel = new Transformer(config);
     await trainSft(single, tok, data, cfg);
     await trainSft(parallel, tok, data, cfg, { workers: 2 });
-    assert.equal(maxDiff(single, parallel), 0);
+    assert.equal(await maxDiff(single, parallel), 0);
     // Four micro-batches over two replicas add in another order: equal up to rounding.
     const a = new Transformer(config), b = new Transformer(config);
     const four = { ...cfg, microBatch: 1 };
     await trainSft(a, tok, data, four);
     await trainSft(b, tok, data, four, { workers: 2 });
-    const rounding = maxDiff(a, b);
+    const rounding = await maxDiff(a, b);
     assert.ok(
       rounding > 0 && rounding < 1e-5,
       `differs by ${rounding} (0 would mean one replica did it all)`,

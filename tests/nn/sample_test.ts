@@ -40,16 +40,16 @@ Deno.test("sample: incremental decoding with the KV cache equals a full forward 
   }
 });
 
-Deno.test("sample: generate equals cache-free sampling and is deterministic per rng", () => {
+Deno.test("sample: generate equals cache-free sampling and is deterministic per rng", async () => {
   for (const over of FLAVOURS) {
     const model = new Transformer(modelConfig("tiny", over));
     const options = { maxTokens: 12, temperature: 0.9, topP: 0.95 };
-    const a = generate(model, PROMPTS, { ...options, rng: new Rng(5) });
-    const b = generate(model, PROMPTS, { ...options, rng: new Rng(5), useCache: false });
+    const a = await generate(model, PROMPTS, { ...options, rng: new Rng(5) });
+    const b = await generate(model, PROMPTS, { ...options, rng: new Rng(5), useCache: false });
     assert.deepEqual(a.tokens, b.tokens);
     a.logprobs.forEach((row, i) => row.forEach((lp, j) => assert.ok(Math.abs(lp - b.logprobs[i][j]) < 1e-4)));
-    assert.deepEqual(generate(model, PROMPTS, { ...options, rng: new Rng(5) }), a);
-    assert.notDeepEqual(generate(model, PROMPTS, { ...options, rng: new Rng(6) }).tokens, a.tokens);
+    assert.deepEqual(await generate(model, PROMPTS, { ...options, rng: new Rng(5) }), a);
+    assert.notDeepEqual((await generate(model, PROMPTS, { ...options, rng: new Rng(6) })).tokens, a.tokens);
     model.dispose();
   }
 });
@@ -59,15 +59,15 @@ Deno.test("sample: results do not depend on chunking or on the other prompts in 
   // sizes); with the native BLAS the same tokens, and log-probabilities equal up to rounding (OpenBLAS's
   // edge tiles sum in another order, so a row's last bits depend on the rows and columns around it).
   for (const blas of await wasmEngines()) {
-    await onWasm(blas, () => {
+    await onWasm(blas, async () => {
       const model = new Transformer(modelConfig("tiny"));
       const options = { maxTokens: 10, rng: new Rng(9) };
-      const all = generate(model, PROMPTS, options);
-      const chunked = generate(model, PROMPTS, { ...options, rng: new Rng(9), sampleBatchSize: 3 });
+      const all = await generate(model, PROMPTS, options);
+      const chunked = await generate(model, PROMPTS, { ...options, rng: new Rng(9), sampleBatchSize: 3 });
       // Prompt 2 alone, given the stream it had at index 2 (rng.fork(2) after forks 0 and 1).
       const rng = new Rng(9);
       rng.fork(0), rng.fork(1);
-      const alone = generate(model, [PROMPTS[2]], {
+      const alone = await generate(model, [PROMPTS[2]], {
         ...options,
         rng: { fork: () => rng.fork(2) } as unknown as Rng,
       });
@@ -84,7 +84,7 @@ Deno.test("sample: results do not depend on chunking or on the other prompts in 
   }
 });
 
-Deno.test("sample: repeated prompts are prefilled once and decode exactly like distinct copies", () => {
+Deno.test("sample: repeated prompts are prefilled once and decode exactly like distinct copies", async () => {
   const model = new Transformer(modelConfig("tiny"));
   const [p, q] = [PROMPTS[0], PROMPTS[2]];
   const repeated = new DecodeSession(model, [p, q, p, p]);
@@ -107,18 +107,18 @@ Deno.test("sample: repeated prompts are prefilled once and decode exactly like d
   close(repeated.logits, 2, other.logits, 1);
   [repeated, reference, other].forEach((s) => s.dispose());
   const before = tf.memory().numTensors;
-  generate(model, [p, p, p, q], { maxTokens: 5, rng: new Rng(1) });
+  await generate(model, [p, p, p, q], { maxTokens: 5, rng: new Rng(1) });
   assert.equal(tf.memory().numTensors, before, "no tensors leak");
   model.dispose();
 });
 
-Deno.test("sample: stop tokens end a sequence and are kept; maxTokens and the context window too", () => {
+Deno.test("sample: stop tokens end a sequence and are kept; maxTokens and the context window too", async () => {
   const model = new Transformer(modelConfig("tiny"));
-  const greedy = generate(model, PROMPTS, { maxTokens: 6, temperature: 0, rng: new Rng(1) });
+  const greedy = await generate(model, PROMPTS, { maxTokens: 6, temperature: 0, rng: new Rng(1) });
   assert.deepEqual(greedy.finishReasons, ["length", "length", "length", "length"]);
   assert.ok(greedy.tokens.every((t) => t.length === 6));
   const stop = greedy.tokens[0][2];
-  const stopped = generate(model, PROMPTS, {
+  const stopped = await generate(model, PROMPTS, {
     maxTokens: 6,
     temperature: 0,
     stopTokens: [stop],
@@ -128,27 +128,27 @@ Deno.test("sample: stop tokens end a sequence and are kept; maxTokens and the co
   assert.deepEqual(stopped.tokens[0], greedy.tokens[0].slice(0, cut + 1));
   assert.equal(stopped.finishReasons[0], "stop");
   const ctx = model.config.contextLength;
-  const long = generate(model, [[1, 2, 3], Array.from({ length: ctx }, () => 4)], {
+  const long = await generate(model, [[1, 2, 3], Array.from({ length: ctx }, () => 4)], {
     maxTokens: 100,
     rng: new Rng(2),
   });
   assert.deepEqual(long.finishReasons, ["context", "context"]);
   assert.equal(long.tokens[0].length, ctx - 3);
   assert.equal(long.tokens[1].length, 0);
-  assert.throws(
+  await assert.rejects(
     () => generate(model, [new Array(ctx + 1).fill(1)], { maxTokens: 1, rng: new Rng(0) }),
     /context/,
   );
-  assert.throws(() => generate(model, [[]], { maxTokens: 1, rng: new Rng(0) }), /empty prompt/);
+  await assert.rejects(() => generate(model, [[]], { maxTokens: 1, rng: new Rng(0) }), /empty prompt/);
   model.dispose();
 });
 
-Deno.test("sample: reported logprobs are the model's own, as maskedLogProbsNumbers computes them", () => {
+Deno.test("sample: reported logprobs are the model's own, as maskedLogProbsNumbers computes them", async () => {
   const model = new Transformer(modelConfig("tiny"));
-  const out = generate(model, PROMPTS, { maxTokens: 5, temperature: 1.3, rng: new Rng(4) });
+  const out = await generate(model, PROMPTS, { maxTokens: 5, temperature: 1.3, rng: new Rng(4) });
   const tokens = PROMPTS.map((p, i) => [...p, ...out.tokens[i]]);
   const mask = PROMPTS.map((p, i) => tokens[i].map((_, t) => (t >= p.length ? 1 : 0)));
-  const scored = maskedLogProbsNumbers(model, { tokens, mask });
+  const scored = await maskedLogProbsNumbers(model, { tokens, mask });
   PROMPTS.forEach((p, i) => {
     out.logprobs[i].forEach((lp, j) => assert.ok(Math.abs(lp - scored.perToken[i][p.length + j]) < 1e-4));
   });
@@ -166,13 +166,13 @@ Deno.test("sample: sampleToken handles greedy, top-p and follows the distributio
   assert.ok(Math.abs(counts[0] / 5000 - 0.1) < 0.02 && Math.abs(counts[1] / 5000 - 0.3) < 0.03, `${counts}`);
 });
 
-Deno.test("sample: no tensors leak across generate calls", () => {
+Deno.test("sample: no tensors leak across generate calls", async () => {
   const model = new Transformer(modelConfig("tiny"));
-  const run = (seed: number) =>
-    generate(model, PROMPTS, { maxTokens: 4, stopTokens: [3], rng: new Rng(seed) });
-  run(0);
+  const run = async (seed: number) =>
+    await generate(model, PROMPTS, { maxTokens: 4, stopTokens: [3], rng: new Rng(seed) });
+  await run(0);
   const after1 = tf.memory().numTensors;
-  for (let i = 1; i < 50; i++) run(i);
+  for (let i = 1; i < 50; i++) await run(i);
   assert.equal(tf.memory().numTensors, after1);
   model.dispose();
 });

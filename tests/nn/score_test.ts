@@ -8,14 +8,14 @@ import { pooledValues, scoreContinuations, sequenceValues } from "../../lib/nn/s
 
 await selectBackend("wasm", { quiet: true });
 
-Deno.test("score: continuations packed after their prefix score as their full sequences do", () => {
+Deno.test("score: continuations packed after their prefix score as their full sequences do", async () => {
   const model = new Transformer(modelConfig("tiny", { seed: 3 }));
   const prefix = [1, 4, 9, 2];
   const continuations = [[7, 7, 3], [5], [], [6, 8, 2, 2, 11]];
   const before = tf.memory().numTensors;
-  const got = scoreContinuations(model, prefix, continuations, { batchSize: 3 });
+  const got = await scoreContinuations(model, prefix, continuations, { batchSize: 3 });
   assert.equal(tf.memory().numTensors, before, "no tensors left behind");
-  const full = maskedLogProbsNumbers(model, {
+  const full = await maskedLogProbsNumbers(model, {
     tokens: continuations.map((c) => [...prefix, ...c]),
     mask: continuations.map((c) => [...prefix.map(() => 0), ...c.map(() => 1)]),
   });
@@ -25,20 +25,20 @@ Deno.test("score: continuations packed after their prefix score as their full se
     assert.ok(Math.abs(got.mean[i] - full.mean[i]) < 1e-4, `mean ${i}`);
   });
   assert.equal(got.mean[2], 0);
-  assert.throws(
+  await assert.rejects(
     () => scoreContinuations(model, prefix, [new Array(40).fill(1)]),
     /exceed the context length 32/,
   );
   model.dispose();
 });
 
-Deno.test("score: pooled values of packed continuations equal the differentiable whole-sequence values", () => {
+Deno.test("score: pooled values of packed continuations equal the differentiable whole-sequence values", async () => {
   const model = new Transformer(modelConfig("tiny", { seed: 5, scalarHead: true }));
   const prefix = [1, 4, 9];
   const continuations = [[7, 7, 3], [5], [6, 8, 2, 2, 11]];
   for (const pool of ["mean", "last"] as const) {
     const before = tf.memory().numTensors;
-    const cached = pooledValues(model, prefix, continuations, pool, { batchSize: 2 });
+    const cached = await pooledValues(model, prefix, continuations, pool, { batchSize: 2 });
     assert.equal(tf.memory().numTensors, before);
     const full = tf.tidy(() =>
       Array.from(sequenceValues(model, continuations.map((c) => [...prefix, ...c]), pool).dataSync())
@@ -53,11 +53,11 @@ Deno.test("score: pooled values of packed continuations equal the differentiable
   model.dispose();
 });
 
-Deno.test("score: continuation pooling averages the hidden states of the continuation's own tokens", () => {
+Deno.test("score: continuation pooling averages the hidden states of the continuation's own tokens", async () => {
   const model = new Transformer(modelConfig("tiny", { seed: 6, scalarHead: true }));
   const prefix = [1, 4, 9, 2];
   const continuations = [[7, 7, 3], [5], [6, 8, 2, 2, 11]];
-  const pooled = pooledValues(model, prefix, continuations, "continuation", { batchSize: 2 });
+  const pooled = await pooledValues(model, prefix, continuations, "continuation", { batchSize: 2 });
   const direct = continuations.map((c) =>
     tf.tidy(() => {
       const { hidden } = model.hiddenStates([[...prefix, ...c]]);
@@ -67,7 +67,7 @@ Deno.test("score: continuation pooling averages the hidden states of the continu
   );
   pooled.forEach((v, i) => assert.ok(Math.abs(v - direct[i]) < 1e-4, `${i}: ${v} vs ${direct[i]}`));
   // Not the whole-sequence mean: the prefix is left out.
-  const whole = pooledValues(model, prefix, continuations, "mean");
+  const whole = await pooledValues(model, prefix, continuations, "mean");
   assert.ok(whole.some((v, i) => Math.abs(v - pooled[i]) > 1e-4));
   model.dispose();
 });

@@ -57,28 +57,28 @@ Deno.test("optim: Adam matches a hand-written update, with decoupled weight deca
   tf.dispose([w, gain]);
 });
 
-Deno.test("optim: global-norm clipping scales all gradients together", () => {
-  const { grads, norm } = clipByGlobalNorm({ a: tf.tensor1d([3]), b: tf.tensor1d([4]) }, 1);
+Deno.test("optim: global-norm clipping scales all gradients together", async () => {
+  const { grads, norm } = await clipByGlobalNorm({ a: tf.tensor1d([3]), b: tf.tensor1d([4]) }, 1);
   assert.ok(Math.abs(norm - 5) < 1e-6);
   assert.ok(Math.abs(grads.a.dataSync()[0] - 0.6) < 1e-5 && Math.abs(grads.b.dataSync()[0] - 0.8) < 1e-5);
-  const kept = clipByGlobalNorm({ a: tf.tensor1d([0.3]) }, 1);
+  const kept = await clipByGlobalNorm({ a: tf.tensor1d([0.3]) }, 1);
   assert.equal(kept.grads.a.dataSync()[0], Math.fround(0.3));
   tf.dispose([...Object.values(grads), ...Object.values(kept.grads)]);
 });
 
 Deno.test("train: accumulating two micro-batches equals one step on both together", async () => {
   for (const blas of await wasmEngines()) {
-    await onWasm(blas, () => {
+    await onWasm(blas, async () => {
       const a = new Transformer(modelConfig("tiny")), b = a.clone();
       const adamA = new Adam(a.variables()), adamB = new Adam(b.variables());
       const rows = BATCH.tokens.map((tokens, i) => ({ tokens: [tokens], mask: [BATCH.mask[i]] }));
-      const split = trainStep(a, adamA, rows, nll, { lr: 1e-2 });
-      const whole = trainStep(b, adamB, [BATCH], nll, { lr: 1e-2 });
+      const split = await trainStep(a, adamA, rows, nll, { lr: 1e-2 });
+      const whole = await trainStep(b, adamB, [BATCH], nll, { lr: 1e-2 });
       assert.ok(Math.abs(split.loss - whole.loss) < 1e-5 && Math.abs(split.gradNorm - whole.gradNorm) < 1e-4);
       // The native BLAS rounds a row's sums differently with the batch's shape (stock: 2e-7 here, BLAS:
       // 7e-6), and Adam's first step, about lr · sign(g), magnifies that for the near-zero gradients.
       const tolerance = blas ? 2e-5 : 1e-6;
-      const wa = a.getWeights(), wb = b.getWeights();
+      const wa = await a.getWeights(), wb = await b.getWeights();
       wa.forEach((w, i) =>
         assert.ok(w.data.every((x, j) => Math.abs(x - wb[i].data[j]) < tolerance), w.name)
       );
@@ -88,17 +88,17 @@ Deno.test("train: accumulating two micro-batches equals one step on both togethe
   }
 });
 
-Deno.test("train: a tiny model memorises a batch, and steps leak no tensors", () => {
+Deno.test("train: a tiny model memorises a batch, and steps leak no tensors", async () => {
   const model = new Transformer(modelConfig("tiny"));
   const adam = new Adam(model.variables());
   const micro = microBatches([0, 1], 1).map((rows) => ({
     tokens: rows.map((i) => BATCH.tokens[i]),
     mask: rows.map((i) => BATCH.mask[i]),
   }));
-  const first = trainStep(model, adam, micro, nll, { lr: 1e-2 });
+  const first = await trainStep(model, adam, micro, nll, { lr: 1e-2 });
   const after1 = tf.memory().numTensors;
   let last = first;
-  for (let i = 1; i < 50; i++) last = trainStep(model, adam, micro, nll, { lr: 1e-2, clipNorm: 1 });
+  for (let i = 1; i < 50; i++) last = await trainStep(model, adam, micro, nll, { lr: 1e-2, clipNorm: 1 });
   assert.equal(tf.memory().numTensors, after1);
   assert.ok(first.loss > 3.5 && last.loss < 0.5, `loss ${first.loss} -> ${last.loss}`);
   model.dispose();
@@ -123,7 +123,7 @@ Deno.test("train: microBatches splits in order; MetricsLog appends JSON lines", 
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("train: a loss function that throws mid-step leaves no tensors behind", () => {
+Deno.test("train: a loss function that throws mid-step leaves no tensors behind", async () => {
   const model = new Transformer(modelConfig("tiny"));
   const adam = new Adam(model.variables());
   const before = tf.memory().numTensors;
@@ -132,7 +132,7 @@ Deno.test("train: a loss function that throws mid-step leaves no tensors behind"
     if (++calls === 2) throw new Error("bad batch");
     return nll(m, b);
   };
-  assert.throws(() => trainStep(model, adam, [BATCH, BATCH], flaky, { lr: 1e-3 }), /bad batch/);
+  await assert.rejects(() => trainStep(model, adam, [BATCH, BATCH], flaky, { lr: 1e-3 }), /bad batch/);
   assert.equal(tf.memory().numTensors, before);
   assert.equal(adam.step, 0);
   model.dispose();

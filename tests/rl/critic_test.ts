@@ -48,7 +48,7 @@ const tok = Tokenizer.train(
 );
 const base = new Transformer(modelConfig("tiny", { vocabSize: tok.size, contextLength: 96, seed: 1 }));
 
-Deno.test("critic: only variants with training-time information see the reference", () => {
+Deno.test("critic: only variants with training-time information see the reference", async () => {
   const withInfo = tok.decode(criticSequence(tok, rollouts[0], "sweet", 96).ids);
   const without = tok.decode(criticSequence(tok, rollouts[0], "no-info", 96).ids);
   assert.ok(withInfo.startsWith(trainingInfo(rollouts[0].task)));
@@ -57,18 +57,18 @@ Deno.test("critic: only variants with training-time information see the referenc
   const history = rollouts[0].dialogue_history.slice(0, 3);
   const other = { ...rollouts[0].task, ground_truth: "def f():\n    return 9\n" };
   const critic = initCritic(base, "sweet");
-  critic.setWeights(critic.getWeights().map((w) => ({ ...w, data: w.data.map((x) => x * 1.1) })));
+  critic.setWeights((await critic.getWeights()).map((w) => ({ ...w, data: w.data.map((x) => x * 1.1) })));
   for (const [variant, moves] of [["sweet", true], ["no-info", false]] as const) {
-    const a = scoreCandidates(critic, base, tok, variant, rollouts[0].task, history, ["Which number?"]);
-    const b = scoreCandidates(critic, base, tok, variant, other, history, ["Which number?"]);
+    const a = await scoreCandidates(critic, base, tok, variant, rollouts[0].task, history, ["Which number?"]);
+    const b = await scoreCandidates(critic, base, tok, variant, other, history, ["Which number?"]);
     assert.equal(Math.abs(a[0] - b[0]) > 1e-6, moves, variant);
   }
   critic.dispose();
 });
 
-Deno.test("critic: an untrained log-ratio critic scores zero advantage", () => {
+Deno.test("critic: an untrained log-ratio critic scores zero advantage", async () => {
   const critic = initCritic(base, "sweet");
-  const scores = scoreCandidates(
+  const scores = await scoreCandidates(
     critic,
     base,
     tok,
@@ -103,7 +103,7 @@ for (const variant of CriticVariant.options) {
     assert.equal(afterOne, before);
     let right = 0;
     for (const i of [1, 2, 3, 4]) {
-      const [good, bad] = scoreCandidates(
+      const [good, bad] = await scoreCandidates(
         critic,
         base,
         tok,
@@ -122,11 +122,13 @@ for (const variant of CriticVariant.options) {
   });
 }
 
-Deno.test("critic: the code's ranking reference (policy without the reference) is available", () => {
+Deno.test("critic: the code's ranking reference (policy without the reference) is available", async () => {
   const critic = initCritic(base, "sweet");
   const history = rollouts[0].dialogue_history.slice(0, 3);
-  const paper = scoreCandidates(critic, base, tok, "sweet", rollouts[0].task, history, ["Which number?"]);
-  const code = scoreCandidates(
+  const paper = await scoreCandidates(critic, base, tok, "sweet", rollouts[0].task, history, [
+    "Which number?",
+  ]);
+  const code = await scoreCandidates(
     critic,
     base,
     tok,
@@ -150,14 +152,14 @@ Deno.test("critic: with and without training-time information the inputs differ 
   assert.deepEqual(withInfo.spans.slice(prefix.length), without.spans);
 });
 
-Deno.test("critic: precomputed reference scores give the same ranking scores", () => {
+Deno.test("critic: precomputed reference scores give the same ranking scores", async () => {
   const critic = initCritic(base, "turn-sum");
-  critic.setWeights(critic.getWeights().map((w) => ({ ...w, data: w.data.map((x) => x * 1.05) })));
+  critic.setWeights((await critic.getWeights()).map((w) => ({ ...w, data: w.data.map((x) => x * 1.05) })));
   const history = rollouts[2].dialogue_history.slice(0, 3);
   const candidates = ["Which number?", "I WANT TO ANSWER: def f():\n    return 2\n"];
-  const direct = scoreCandidates(critic, base, tok, "turn-sum", rollouts[2].task, history, candidates);
-  const ref = referenceScores(base, tok, true, rollouts[2].task, history, candidates);
-  const shared = scoreCandidates(critic, base, tok, "turn-sum", rollouts[2].task, history, candidates, {
+  const direct = await scoreCandidates(critic, base, tok, "turn-sum", rollouts[2].task, history, candidates);
+  const ref = await referenceScores(base, tok, true, rollouts[2].task, history, candidates);
+  const shared = await scoreCandidates(critic, base, tok, "turn-sum", rollouts[2].task, history, candidates, {
     referenceScores: ref,
   });
   assert.deepEqual(shared, direct);
@@ -171,25 +173,25 @@ Deno.test("critic: the packed pair loss equals Bradley–Terry over separately c
   assert.equal(pairs.filter((p) => p.taskId === "t5").length, 2);
   const ctx = base.config.contextLength, beta = 0.5, nllCoef = 0.3;
   for (const variant of ["sweet", "turn-sum", "trajectory-mean"] as const) {
-    const reductions = (model: Transformer, side: "chosen" | "rejected") => {
+    const reductions = async (model: Transformer, side: "chosen" | "rejected") => {
       const seqs = pairs.map((p) => criticSequence(tok, p[side], variant, ctx));
-      return maskedLogProbsNumbers(model, {
+      return await maskedLogProbsNumbers(model, {
         tokens: seqs.map((s) => s.ids),
         mask: seqs.map((s) => s.mask),
         spans: seqs.map((s) => s.spans),
       });
     };
-    const advantage = (side: "chosen" | "rejected") => {
-      const [c, r] = [reductions(critic, side), reductions(base, side)];
+    const advantage = async (side: "chosen" | "rejected") => {
+      const [c, r] = [await reductions(critic, side), await reductions(base, side)];
       return c.sum.map((_, i) => {
         if (variant === "turn-sum") return c.sum[i] - r.sum[i];
         if (variant === "trajectory-mean") return c.mean[i] - r.mean[i];
         return c.spanMean![i].reduce((s, m, t) => s + m - r.spanMean![i][t], 0);
       });
     };
-    const [good, bad] = [advantage("chosen"), advantage("rejected")];
+    const [good, bad] = [await advantage("chosen"), await advantage("rejected")];
     const bt = good.reduce((s, g, i) => s + Math.log1p(Math.exp(-beta * (g - bad[i]))), 0) / good.length;
-    const chosen = reductions(critic, "chosen");
+    const chosen = await reductions(critic, "chosen");
     const nll = -chosen.sum.reduce((a, b) => a + b, 0) / chosen.counts.reduce((a, b) => a + b, 0);
     const trained = critic.clone();
     // One step over every pair in one micro-batch: the reported loss is that first forward pass's.

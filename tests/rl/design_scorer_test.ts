@@ -79,13 +79,13 @@ Deno.test("replaying the reference's own decisions rebuilds its layout, and info
 
 Deno.test("policy net: tables are distributions, save/load is exact, info is ignored until trained", async () => {
   const a = net();
-  const [table] = a.probabilityTables([tasks[0].problem_description]);
+  const [table] = await a.probabilityTables([tasks[0].problem_description]);
   for (const probs of table) assert.ok(Math.abs(probs.reduce((x, y) => x + y, 0) - 1) < 1e-4);
   const path = await Deno.makeTempFile({ suffix: ".json" });
   await a.save(path, { "loss/x": 1 });
   const b = await DesignNet.load(path);
   const description = [tasks[1].problem_description];
-  assert.deepEqual(b.probabilityTables(description), a.probabilityTables(description));
+  assert.deepEqual(await b.probabilityTables(description), await a.probabilityTables(description));
   b.dispose();
   // A chooser must answer in each type's group: "yes" is no font.
   assert.throws(() => firstPage(tasks[0], () => "yes"), /not a font value/);
@@ -94,8 +94,8 @@ Deno.test("policy net: tables are distributions, save/load is exact, info is ign
     const p = firstPage(task, replayChooser(task.design, recogniseTheme(task.problem_description).hues));
     return { description: task.problem_description, decisions: p.decisions };
   })();
-  const [withInfo] = responseLogProbs(a, [response], { withInfo: true });
-  const [without] = responseLogProbs(a, [response], { withInfo: false });
+  const [withInfo] = await responseLogProbs(a, [response], { withInfo: true });
+  const [without] = await responseLogProbs(a, [response], { withInfo: false });
   assert.ok(Math.abs(withInfo - without) < 1e-4, `${withInfo} vs ${without}`);
   assert.equal(decisionRows([response], false).info[0], NO_INFO);
   // A network saved with how it was trained is refused where a run expects another training.
@@ -112,21 +112,23 @@ Deno.test("policy net: tables are distributions, save/load is exact, info is ign
   a.dispose();
 });
 
-Deno.test("reductions: sum, per-turn means summed, one mean over the trajectory", () => {
+Deno.test("reductions: sum, per-turn means summed, one mean over the trajectory", async () => {
   const policy = net();
   const task = tasks[4];
   const page = firstPage(task, replayChooser(task.design, recogniseTheme(task.problem_description).hues));
   // Turn 0 holds three decisions, turn 1 one.
   const decisions = page.decisions.slice(0, 4);
   const turn = [0, 0, 0, 1];
-  const each = responseLogProbs(
+  const each = await responseLogProbs(
     policy,
     decisions.map((d) => ({ description: task.problem_description, decisions: [d] })),
   );
   const response = { description: task.problem_description, decisions, turn };
-  const [sum, turnMean, trajectoryMean] = (["sum", "turn-mean", "trajectory-mean"] as const).map((
-    reduction,
-  ) => responseLogProbs(policy, [response], { reduction })[0]);
+  const [sum, turnMean, trajectoryMean] = await Promise.all(
+    (["sum", "turn-mean", "trajectory-mean"] as const).map(async (reduction) =>
+      (await responseLogProbs(policy, [response], { reduction }))[0]
+    ),
+  );
   const total = each.reduce((a, b) => a + b, 0);
   const close = (a: number, b: number, what: string) =>
     assert.ok(Math.abs(a - b) < 1e-4, `${what}: ${a} vs ${b}`);
@@ -165,21 +167,21 @@ function responses(n: number, wrong: boolean): Response[] {
 Deno.test("behaviour cloning and DPO move log-probabilities the right way, without leaking tensors", async () => {
   const policy = net();
   const good = responses(16, false), bad = responses(16, true);
-  const before = responseLogProbs(policy, good).reduce((a, b) => a + b);
+  const before = (await responseLogProbs(policy, good)).reduce((a, b) => a + b);
   const bc = (epochs: number) => TrainConfig.parse({ epochs, lr: 1e-2, batchSize: 4 });
   await trainLikelihood(policy, good.slice(0, 8), bc(1), designScorer(false), { tag: "bc" });
   const tensors = tf.memory().numTensors;
   await trainLikelihood(policy, good, bc(3), designScorer(false), { tag: "bc" });
   assert.equal(tf.memory().numTensors, tensors, "behaviour cloning leaks tensors");
-  assert.ok(responseLogProbs(policy, good).reduce((a, b) => a + b) > before + 10);
+  assert.ok((await responseLogProbs(policy, good)).reduce((a, b) => a + b) > before + 10);
 
   const reference = policy.clone(false);
   const pairs = good.map((g, i) => ({ chosen: g, rejected: bad[i] }));
-  const margin = (p: DesignNet) => {
-    const c = responseLogProbs(p, good), r = responseLogProbs(p, bad);
+  const margin = async (p: DesignNet) => {
+    const c = await responseLogProbs(p, good), r = await responseLogProbs(p, bad);
     return c.reduce((a, b) => a + b) - r.reduce((a, b) => a + b);
   };
-  const start = margin(policy);
+  const start = await margin(policy);
   const dpo = (epochs: number, batchSize: number) =>
     PreferenceConfig.parse({ epochs, lr: 1e-2, batchSize, beta: 0.5, nllCoef: 0.01 });
   await trainPreferences(policy, reference, pairs.slice(0, 4), dpo(1, 2), designScorer(false), {
@@ -188,7 +190,8 @@ Deno.test("behaviour cloning and DPO move log-probabilities the right way, witho
   const t2 = tf.memory().numTensors;
   await trainPreferences(policy, reference, pairs, dpo(2, 4), designScorer(false), { tag: "dpo" });
   assert.equal(tf.memory().numTensors, t2, "DPO leaks tensors");
-  assert.ok(margin(policy) > start + 5, `margin ${start} → ${margin(policy)}`);
+  const end = await margin(policy);
+  assert.ok(end > start + 5, `margin ${start} → ${end}`);
   reference.dispose();
   policy.dispose();
 });
@@ -264,7 +267,7 @@ for (const kind of ["log-ratio", "regression"] as const) {
       await trainPairCritic(critic, base, pairs, spec, config, scorer, { tag: "critic" });
       assert.equal(tf.memory().numTensors, tensors, "critic training leaks tensors");
       const held = Array.from({ length: 50 }, (_, k) => 100 + k);
-      const scores = scoreDesignTurns(critic, base, held.flatMap((i) => [good[i], bad[i]]), spec);
+      const scores = await scoreDesignTurns(critic, base, held.flatMap((i) => [good[i], bad[i]]), spec);
       critic.dispose();
       return held.filter((_, k) => scores[2 * k] > scores[2 * k + 1]).length / held.length;
     };
@@ -299,7 +302,7 @@ Deno.test("agreeing with the reference is learned once per decision type, for va
   });
   await trainPairCritic(critic, critic, pairs, spec, config, designScorer(true), { tag: "critic" });
   // A mono reference was never seen: agreeing with it must still score higher than either alternative.
-  const [agree, ...disagree] = scoreDesignTurns(critic, critic, [
+  const [agree, ...disagree] = await scoreDesignTurns(critic, critic, [
     turn(mono, mono),
     turn(sans, mono),
     turn(serif, mono),
@@ -308,9 +311,9 @@ Deno.test("agreeing with the reference is learned once per decision type, for va
   critic.dispose();
 });
 
-Deno.test("a deciding designer plays a whole episode and records one turn of decisions per round", () => {
+Deno.test("a deciding designer plays a whole episode and records one turn of decisions per round", async () => {
   const policy = net();
-  const [table] = policy.probabilityTables([tasks[3].problem_description]);
+  const [table] = await policy.probabilityTables([tasks[3].problem_description]);
   let calls = 0;
   const designer = new DecidingDesigner("policy", (t) => {
     calls++;

@@ -26,8 +26,8 @@ const prefs = [0, 1, 2, 3].map((i) =>
 );
 const config = modelConfig("tiny", { vocabSize: tok.size, contextLength: 64, seed: 2 });
 
-function margin(model: Transformer, p: Preference): number {
-  const r = maskedLogProbsNumbers(model, {
+async function margin(model: Transformer, p: Preference): Promise<number> {
+  const r = await maskedLogProbsNumbers(model, {
     tokens: [p.chosen.ids, p.rejected.ids],
     mask: [p.chosen.mask, p.rejected.mask],
   });
@@ -74,19 +74,21 @@ Deno.test("dpo: the first step's loss is ln 2 (policy = reference) and training 
   const before = tf.memory().numTensors;
   await trainDpo(policy, reference, tok, prefs, cfg);
   assert.equal(tf.memory().numTensors, before, "no tensors left behind");
-  for (const p of prefs) assert.ok(margin(policy, p) > margin(reference, p) + 1, "chosen gains on rejected");
+  for (const p of prefs) {
+    assert.ok(await margin(policy, p) > await margin(reference, p) + 1, "chosen gains on rejected");
+  }
   tf.dispose([...policy.variables(), ...reference.variables()]);
 });
 
 Deno.test("dpo: the NLL term covers the chosen response (or, optionally, its whole sequence) and nothing else", async () => {
   const reference = new Transformer(config, { trainable: false });
-  const nll = (masks: number[][]) => {
-    const r = maskedLogProbsNumbers(reference, { tokens: prefs.map((p) => p.chosen.ids), mask: masks });
+  const nll = async (masks: number[][]) => {
+    const r = await maskedLogProbsNumbers(reference, { tokens: prefs.map((p) => p.chosen.ids), mask: masks });
     return -r.sum.reduce((a, b) => a + b, 0) / r.counts.reduce((a, b) => a + b, 0);
   };
   const expected = {
-    response: nll(prefs.map((p) => p.chosen.mask)),
-    sequence: nll(prefs.map((p) => p.chosen.ids.map((_, i) => (i > 0 ? 1 : 0)))),
+    response: await nll(prefs.map((p) => p.chosen.mask)),
+    sequence: await nll(prefs.map((p) => p.chosen.ids.map((_, i) => (i > 0 ? 1 : 0)))),
   };
   for (const nllScope of ["response", "sequence"] as const) {
     const policy = reference.clone();
@@ -106,7 +108,7 @@ Deno.test("dpo: a state's pairs, repeated responses included, are packed in one 
   const shared = [[0, 1], [0, 2], [2, 1], [0, 1]].map(([c, r]) =>
     turnPreference(tok, history(3), answers[c], answers[r], 64)
   );
-  const r = maskedLogProbsNumbers(reference, {
+  const r = await maskedLogProbsNumbers(reference, {
     tokens: shared.map((p) => p.chosen.ids),
     mask: shared.map((p) => p.chosen.mask),
   });
@@ -118,6 +120,6 @@ Deno.test("dpo: a state's pairs, repeated responses included, are packed in one 
   // Training on the packed state moves every pair's margin the right way.
   const trained = reference.clone();
   await trainDpo(trained, reference, tok, shared, { ...cfg, epochs: 20, lr: 3e-3, nllCoef: 0 });
-  for (const p of shared.slice(0, 3)) assert.ok(margin(trained, p) > margin(reference, p));
+  for (const p of shared.slice(0, 3)) assert.ok(await margin(trained, p) > await margin(reference, p));
   tf.dispose([...policy.variables(), ...trained.variables(), ...reference.variables()]);
 });

@@ -59,7 +59,7 @@ Deno.test("sft: an interrupted run resumes to the same weights as an uninterrupt
       trainSft(new Transformer(config), tok, data, { ...cfg, lr: 1e-3 }, { runDir: dir }),
       /belongs to a different training run/,
     );
-    const a = straight.getWeights(), b = resumed.getWeights();
+    const a = await straight.getWeights(), b = await resumed.getWeights();
     for (let i = 0; i < a.length; i++) {
       const diff = Math.max(...a[i].data.map((x, j) => Math.abs(x - b[i].data[j])));
       assert.ok(diff < 1e-6, `${a[i].name} differs by ${diff}`);
