@@ -56,6 +56,46 @@ export const BLAS: Need = {
   },
 };
 
+/**
+ * The Debian packages that give Deno's `navigator.gpu` Mesa's software adapter (llvmpipe through EGL,
+ * which is what the parity tests were verified on); a machine with a GPU driver needs nothing.
+ */
+export const WEBGPU_INSTALL =
+  "apt-get install -y --no-install-recommends libegl1 libegl-mesa0 libgl1-mesa-dri  # or mesa-vulkan-drivers";
+
+/** Whether `navigator.gpu` gave an adapter; set by {@link probeWebGpu}. */
+let webgpuAdapter: string | undefined | null;
+
+/**
+ * Asks `navigator.gpu` for an adapter once (it is asynchronous, so {@link WEBGPU}'s `present` cannot) and
+ * returns {@link WEBGPU}: `testNeeding(await probeWebGpu(), …)`.
+ */
+export async function probeWebGpu(): Promise<Need> {
+  if (webgpuAdapter === undefined) {
+    const gpu =
+      (navigator as { gpu?: { requestAdapter(): Promise<{ info: { description: string } } | null> } })
+        .gpu;
+    const adapter = await gpu?.requestAdapter().catch(() => null);
+    webgpuAdapter = adapter ? adapter.info.description || "an unnamed adapter" : null;
+  }
+  return WEBGPU;
+}
+
+/** The adapter {@link probeWebGpu} found (its description), or undefined. */
+export function webgpuAdapterName(): string | undefined {
+  return webgpuAdapter ?? undefined;
+}
+
+/** A WebGPU adapter behind Deno's `navigator.gpu` (a GPU, or Mesa's software one), for the webgpu backend. */
+export const WEBGPU: Need = {
+  what: "a WebGPU adapter (navigator.gpu)",
+  install: WEBGPU_INSTALL,
+  present: () => {
+    if (webgpuAdapter === undefined) throw new Error("WEBGPU.present(): await probeWebGpu() first");
+    return webgpuAdapter !== null;
+  },
+};
+
 /** A skipped test as the summary lists it. */
 export interface Skip {
   test: string;

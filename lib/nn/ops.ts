@@ -31,6 +31,37 @@ function slowTransposedProducts(): boolean {
   return onWasm() && !nativeMatMul();
 }
 
+/** Inputs per AddN on webgpu: llvmpipe allows 8 storage buffers per shader, one is the output. */
+const WEBGPU_ADDN_INPUTS = 4;
+
+/**
+ * `tf.addN(xs)`, except on webgpu, whose AddN kernel silently drops the inputs past the adapter's
+ * storage-buffer limit (on llvmpipe the sum of 8 scalars came out as the sum of the first 7): there the
+ * tensors are added in groups of {@link WEBGPU_ADDN_INPUTS}. Every other backend runs `tf.addN` as before.
+ *
+ * @example
+ * ```ts
+ * import * as tf from "@tensorflow/tfjs";
+ * import { addN } from "./ops.ts";
+ * addN(Array.from({ length: 9 }, (_, i) => tf.scalar(i + 1))).print(); // 45
+ * ```
+ */
+export function addN<T extends tf.Tensor>(xs: T[]): T {
+  if (tf.getBackend() !== "webgpu") return tf.addN(xs);
+  return tf.tidy(() => {
+    let level: T[] = xs;
+    while (level.length > 1) {
+      const next: T[] = [];
+      for (let i = 0; i < level.length; i += WEBGPU_ADDN_INPUTS) {
+        const group = level.slice(i, i + WEBGPU_ADDN_INPUTS);
+        next.push(group.length === 1 ? group[0] : tf.addN(group));
+      }
+      level = next;
+    }
+    return tf.clone(level[0]) as T;
+  });
+}
+
 /** Largest power of two ≤ 64 dividing `n`. */
 function block(n: number): number {
   let b = 1;
@@ -314,7 +345,7 @@ export function attention(
     const probs = tf.reshape(tf.softmax(tf.add(scores, tf.expandDims(bias, 1))), [g, tq, tk]) as tf.Tensor3D;
     if (blocks.length === 1) return tf.matMul(probs, blocks[0].v);
     const split = tf.split(probs, widths, 2) as tf.Tensor3D[];
-    return tf.addN(split.map((p, j) => tf.matMul(p, blocks[j].v))) as tf.Tensor3D;
+    return addN(split.map((p, j) => tf.matMul(p, blocks[j].v)));
   }
   const [{ k, v }] = blocks;
   const f = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {

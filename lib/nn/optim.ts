@@ -8,6 +8,7 @@
  */
 import * as tf from "@tensorflow/tfjs";
 import type { NamedWeight } from "./model.ts";
+import { addN } from "./ops.ts";
 
 /** Optimiser settings. */
 export interface AdamOptions {
@@ -150,7 +151,7 @@ export async function clipByGlobalNorm(
 ): Promise<{ grads: Record<string, tf.Tensor>; norm: number }> {
   const tensors = Object.values(grads);
   if (tensors.length === 0) return { grads, norm: 0 };
-  const normTensor = tf.tidy(() => tf.sqrt(tf.addN(tensors.map((g) => tf.sum(tf.square(g))))));
+  const normTensor = tf.tidy(() => tf.sqrt(addN(tensors.map((g) => tf.sum(tf.square(g))))));
   let norm: number;
   try {
     norm = (await normTensor.data())[0];
