@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import { exitWithParent, runCli } from "../lib/util/cli.ts";
-import { selectBackend } from "../lib/nn/backend.ts";
+import { BackendFlag, selectBackend, useBackendFlag } from "../lib/nn/backend.ts";
 import { BLAS_PROCESSES_VARIABLE } from "../lib/nn/blas.ts";
 import { type AblatePreset, DEFAULT_SEEDS, METHODS } from "../lib/pipeline/config.ts";
 import { FRONTEND_METHODS } from "../lib/pipeline/frontend_config.ts";
@@ -22,6 +22,7 @@ import { reportHtml } from "../lib/pipeline/report.ts";
 import { readJson, writeTextAtomic } from "../lib/util/jsonl.ts";
 
 const Flags = z.object({
+  backend: BackendFlag,
   family: z.enum(["backend", "frontend"]).default("backend").describe(
     "task family: backend programming (Tables 2–3) or frontend design (Table 2's frontend columns)",
   ),
@@ -52,6 +53,7 @@ const Flags = z.object({
 
 await runCli("ablate", Flags, async (flags) => {
   // The parent says which engine runs (and whether the native matMul is off); its workers need not repeat it.
+  useBackendFlag(flags.backend);
   await selectBackend(undefined, { quiet: flags.worker });
   const seedText = flags.seeds ??
     (flags.family === "frontend"

@@ -12,7 +12,7 @@
  * @module
  */
 import { z } from "zod";
-import { engineName } from "../lib/nn/backend.ts";
+import { BackendFlag, engineName, useBackendFlag } from "../lib/nn/backend.ts";
 import { runCli, UsageError } from "../lib/util/cli.ts";
 import { createAgent, SCRIPTED_AGENTS } from "../lib/llm/agents.ts";
 import { PolicyAgent } from "../lib/agents/policy.ts";
@@ -32,6 +32,7 @@ import { readJsonl, writeJson, writeJsonl } from "../lib/util/jsonl.ts";
 import { Progress } from "../lib/util/progress.ts";
 
 const Flags = z.object({
+  backend: BackendFlag,
   agent: z.string().default("mediocre").describe(
     `agent: ${
       Object.keys(SCRIPTED_AGENTS).join(" | ")
@@ -72,6 +73,7 @@ const Flags = z.object({
 });
 
 await runCli("eval", Flags, async (flags) => {
+  useBackendFlag(flags.backend);
   const started = performance.now();
   const all = flags.tasks ? await readJsonl(BackendTask, flags.tasks) : await loadSplit(flags.split);
   const tasks = all.slice(0, flags.limit ?? all.length);

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { exitWithParent, runCli } from "../lib/util/cli.ts";
-import { selectBackend } from "../lib/nn/backend.ts";
+import { BackendFlag, selectBackend, useBackendFlag } from "../lib/nn/backend.ts";
 import { BLAS_PROCESSES_VARIABLE } from "../lib/nn/blas.ts";
 import {
   HORIZON_PRESETS,
@@ -24,6 +24,7 @@ import { writeJson } from "../lib/util/jsonl.ts";
 type Preset = keyof typeof HORIZON_PRESETS;
 
 const Flags = z.object({
+  backend: BackendFlag,
   preset: z.enum(Object.keys(HORIZON_PRESETS) as [Preset, ...Preset[]]).default("small").describe(
     "smoke (CI) or small (2 CPU cores, about 80 minutes beside an existing small ablation)",
   ),
@@ -37,6 +38,7 @@ const Flags = z.object({
 });
 
 await runCli("horizon", Flags, async (flags) => {
+  useBackendFlag(flags.backend);
   await selectBackend(undefined, { quiet: flags.worker });
   const config = HorizonConfig.parse(HORIZON_PRESETS[flags.preset]);
   const seeds = (flags.seeds ?? (flags.preset === "smoke" ? "0" : "0,1,2")).split(",").map((s) => {

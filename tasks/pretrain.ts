@@ -13,7 +13,7 @@ import { BASE_POLICY_DIR } from "../lib/nn/pretrained.ts";
 import { runEpisodes } from "../lib/colbench/backend/episode.ts";
 import { ScriptedSimulator } from "../lib/colbench/backend/simulator.ts";
 import { loadSplit } from "../lib/colbench/backend/splits.ts";
-import { selectBackend } from "../lib/nn/backend.ts";
+import { BackendFlag, selectBackend, useBackendFlag } from "../lib/nn/backend.ts";
 import { modelConfig, type PresetName, PRESETS } from "../lib/nn/config.ts";
 import { parameterCount, Transformer } from "../lib/nn/model.ts";
 import { loadPretrained, savePretrained } from "../lib/nn/pretrained.ts";
@@ -23,6 +23,7 @@ import { readJson, writeJson } from "../lib/util/jsonl.ts";
 import { Progress } from "../lib/util/progress.ts";
 
 const Flags = z.object({
+  backend: BackendFlag,
   preset: z.enum(Object.keys(PRESETS) as [PresetName, ...PresetName[]]).default("small").describe(
     "model preset",
   ),
@@ -30,6 +31,9 @@ const Flags = z.object({
     "seed of the dialogues, the initialisation and the data order",
   ),
   rollouts: z.coerce.number().int().min(1).default(2).describe("mediocre dialogues per train task"),
+  tasks: z.coerce.number().int().min(1).optional().describe(
+    "only the first N train tasks (default: all 5,000)",
+  ),
   askRate: z.coerce.number().min(0).max(1).default(MEDIOCRE_DEFAULTS.askRate).describe(
     "the collaborator's probability of asking about each hidden fact (its calibrated default: 0.55)",
   ),
@@ -56,8 +60,9 @@ const Flags = z.object({
 
 await runCli("pretrain", Flags, async (flags) => {
   const started = performance.now();
+  useBackendFlag(flags.backend);
   const backend = await selectBackend();
-  const tasks = await loadSplit("train");
+  const tasks = (await loadSplit("train")).slice(0, flags.tasks);
   const dialogues = [];
   const progress = new Progress("mediocre dialogues", tasks.length * flags.rollouts);
   for (let r = 0; r < flags.rollouts; r++) {

@@ -7,13 +7,14 @@
  */
 import { z } from "zod";
 import { runCli } from "../lib/util/cli.ts";
-import { selectBackend } from "../lib/nn/backend.ts";
+import { BackendFlag, selectBackend, useBackendFlag } from "../lib/nn/backend.ts";
 import { formatEstimate } from "../lib/util/stats.ts";
 import { ABLATE_PRESETS, AblateConfig, type AblatePreset } from "../lib/pipeline/config.ts";
 import { runScaling, scaleSizes } from "../lib/pipeline/scale.ts";
 import { writeJson } from "../lib/util/jsonl.ts";
 
 const Flags = z.object({
+  backend: BackendFlag,
   preset: z.enum(Object.keys(ABLATE_PRESETS) as [AblatePreset, ...AblatePreset[]]).default("small").describe(
     "data scale of the largest point (as deno task ablate)",
   ),
@@ -26,6 +27,7 @@ const Flags = z.object({
 });
 
 await runCli("scale", Flags, async (flags) => {
+  useBackendFlag(flags.backend);
   await selectBackend();
   const seeds = flags.seeds.split(",").map(Number);
   if (seeds.some((s) => !Number.isInteger(s))) {

@@ -8,12 +8,13 @@
  */
 import { z } from "zod";
 import { BASE_POLICY_DIR } from "../lib/nn/pretrained.ts";
-import { selectBackend } from "../lib/nn/backend.ts";
+import { BackendFlag, selectBackend, useBackendFlag } from "../lib/nn/backend.ts";
 import { loadPretrained } from "../lib/nn/pretrained.ts";
 import { startServer } from "../lib/llm/server.ts";
 import { runCli } from "../lib/util/cli.ts";
 
 const Flags = z.object({
+  backend: BackendFlag,
   checkpoint: z.string().default(BASE_POLICY_DIR).describe("checkpoint folder (default: data/policy/base)"),
   port: z.coerce.number().int().min(0).max(65535).default(8000).describe("port (0 = any free port)"),
   host: z.string().default("127.0.0.1").describe("address to listen on (default: loopback only)"),
@@ -32,6 +33,7 @@ const Flags = z.object({
 });
 
 await runCli("serve", Flags, async (flags) => {
+  useBackendFlag(flags.backend);
   const backend = await selectBackend();
   const { model, tokenizer } = await loadPretrained(flags.checkpoint, { trainable: false });
   const modelId = flags.name ?? (flags.checkpoint.replace(/\/+$/, "").split("/").at(-1) || "policy");

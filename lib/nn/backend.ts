@@ -16,6 +16,7 @@
  * @module
  */
 import * as tf from "@tensorflow/tfjs";
+import { z } from "zod";
 import "@tensorflow/tfjs-backend-wasm";
 import { type Blas, BLAS_INSTALL, BLAS_VARIABLE, loadBlas } from "./blas.ts";
 
@@ -59,6 +60,37 @@ export interface BlasInfo {
 }
 
 const NAMES: readonly BackendName[] = ["wasm", "cpu", "tensorflow", "webgpu"];
+
+/**
+ * The `--backend` flag of the CLI tasks that train or sample: it sets `TFJS_BACKEND` for this process and
+ * every process it starts (see {@link useBackendFlag}).
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { BackendFlag } from "./backend.ts";
+ * const Flags = z.object({ backend: BackendFlag });
+ * Flags.parse({ backend: "webgpu" });
+ * ```
+ */
+export const BackendFlag = z.enum(["wasm", "cpu", "tensorflow", "webgpu"]).optional().describe(
+  "tfjs backend: wasm (default), cpu, webgpu (a GPU, or Mesa's software adapter), tensorflow (tfjs-node); " +
+    "else TFJS_BACKEND",
+);
+
+/**
+ * Makes `--backend` the backend of every later {@link selectBackend} without a name, in this process and in
+ * the processes and workers it starts (through `TFJS_BACKEND`); nothing when the flag was not given.
+ *
+ * @example
+ * ```ts
+ * import { useBackendFlag } from "./backend.ts";
+ * useBackendFlag(undefined); // TFJS_BACKEND, or wasm, as before
+ * ```
+ */
+export function useBackendFlag(name: BackendName | undefined): void {
+  if (name) Deno.env.set("TFJS_BACKEND", name);
+}
 
 /** Minimal view of the wasm backend's heap helpers (not part of tfjs's public typings). */
 interface WasmHeap {

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type * as tf from "@tensorflow/tfjs";
+import * as tf from "@tensorflow/tfjs";
 import { z } from "zod";
 import { Transformer } from "../nn/model.ts";
 import { Adam, learningRate } from "../nn/optim.ts";
@@ -145,7 +145,9 @@ export async function trainLoop<E, M extends Trainable = Transformer>(
   const log = run.runDir
     ? await MetricsLog.open(`${run.runDir}/metrics.jsonl`, plan.length, start)
     : undefined;
-  const parallel = (run.workers ?? 1) > 1 && spec.lossRef && model instanceof Transformer
+  // Replicas reach the cores a single-threaded CPU backend leaves idle; a GPU backend trains in one.
+  const cpuBackend = ["wasm", "cpu"].includes(tf.getBackend());
+  const parallel = (run.workers ?? 1) > 1 && cpuBackend && spec.lossRef && model instanceof Transformer
     ? await GradientWorkers.start(model, run.workers!, spec.lossRef)
     : undefined;
   const began = performance.now();
