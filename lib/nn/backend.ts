@@ -308,7 +308,8 @@ const TENSORFLOW_HINT = "backend `tensorflow` is not available. It needs libtens
   "npm:@tensorflow/tfjs-node@4.22.0 for CPU); its install script downloads libtensorflow from " +
   "storage.googleapis.com, so that host must be reachable. Import errors:";
 const WEBGPU_HINT = "backend `webgpu` is not available: it needs a WebGPU adapter behind Deno's " +
-  "navigator.gpu (a GPU driver, or the software one: `apt-get install -y mesa-vulkan-drivers`)";
+  "navigator.gpu (a GPU driver, or Mesa's software one: `apt-get install -y --no-install-recommends libegl1 " +
+  "libegl-mesa0 libgl1-mesa-dri`)";
 
 /** The adapter of the webgpu backend while it is selected (engineName names it). */
 let activeAdapter: AdapterInfo | undefined;
