@@ -47,6 +47,8 @@ export type ModelConfig = z.output<typeof ModelConfig>;
  * Named configurations.
  *
  * - `tiny`: unit tests; a training step takes milliseconds.
+ * - `micro`: `tiny`'s width with the context of real dialogues (512), for end-to-end runs of the CLI tasks
+ *   (a 3-step `deno task pretrain --preset micro`, as the webgpu test runs it).
  * - `policy`: the standard policy / critic trunk: 4 layers × 256 wide, 4 heads of 64, SwiGLU with the
  *   parameter-matched 8/3 hidden width (688), RoPE, context 768; 4.2M parameters at vocab 2048.
  *   Measured on wasm (8 × 256 tokens per step): SwiGLU 688 trains at 931 tokens/s against 646 for a 4×
@@ -71,6 +73,19 @@ export const PRESETS = {
     layers: 2,
     dModel: 32,
     heads: 4,
+    ffnHidden: 64,
+    positional: "rope",
+    mlp: "swiglu",
+    normEps: 1e-5,
+    scalarHead: false,
+    seed: 0,
+  },
+  micro: {
+    vocabSize: 64,
+    contextLength: 512,
+    layers: 1,
+    dModel: 32,
+    heads: 2,
     ffnHidden: 64,
     positional: "rope",
     mlp: "swiglu",

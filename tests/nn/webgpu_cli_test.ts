@@ -1,7 +1,7 @@
 /**
  * `deno task pretrain --backend webgpu` and `deno task eval --backend webgpu` end to end on a micro run: three
- * optimiser steps of the `tiny` preset write a checkpoint that records the adapter, and the policy it holds
- * plays two episodes. Needs a WebGPU adapter (tests/need.ts).
+ * optimiser steps of the `micro` preset train (finite losses in the run's metrics) and write a checkpoint
+ * that records the adapter, and the policy it holds plays two episodes. Needs a WebGPU adapter (tests/need.ts).
  */
 import assert from "node:assert/strict";
 import { z } from "zod";
@@ -27,14 +27,14 @@ testNeeding(await probeWebGpu(), {
   fn: async () => {
     const dir = await Deno.makeTempDir({ prefix: "webgpu-cli-" });
     try {
-      // 24 tasks × 1 dialogue in batches of 8: 3 optimiser steps.
+      // 6 tasks × 1 dialogue in batches of 2: 3 optimiser steps.
       const log = await task("pretrain.ts", [
         "--backend=webgpu",
-        "--preset=tiny",
-        "--tasks=24",
+        "--preset=micro",
+        "--tasks=6",
         "--rollouts=1",
-        "--batch-size=8",
-        "--micro-batch=8",
+        "--batch-size=2",
+        "--micro-batch=2",
         `--out=${dir}/policy`,
         `--run=${dir}/run`,
       ]);
@@ -44,6 +44,12 @@ testNeeding(await probeWebGpu(), {
         `${dir}/policy/checkpoint.json`,
       );
       assert.equal(checkpoint.step, 3);
+      // Three steps that trained: each logged a finite loss (a step whose batch has no agent token is skipped).
+      const metrics = (await Deno.readTextFile(`${dir}/run/metrics.jsonl`)).trim().split("\n").map((l) =>
+        JSON.parse(l)
+      );
+      assert.deepEqual(metrics.map((m) => m.step), [1, 2, 3]);
+      assert.ok(metrics.every((m) => Number.isFinite(m["loss/pretrain"])), JSON.stringify(metrics));
       assert.equal(checkpoint.backend.backend, "webgpu");
       assert.ok(checkpoint.backend.adapter, "the adapter is recorded");
       await task("eval.ts", [
