@@ -153,6 +153,7 @@ export async function trainLoop<E, M extends Trainable = Transformer>(
   const began = performance.now();
   let tokens = 0;
   let finalLoss = NaN;
+  let skipped = 0;
   try {
     const end = Math.min(plan.length, start + (run.stopAfter ?? Infinity));
     for (let step = start; step < end; step++) {
@@ -164,7 +165,10 @@ export async function trainLoop<E, M extends Trainable = Transformer>(
       }
       const weights = micro.map((m) => m.reduce((s, e) => s + weight(e), 0));
       const total = weights.reduce((a, b) => a + b, 0);
-      if (total === 0) continue;
+      if (total === 0) {
+        skipped++;
+        continue;
+      }
       const lr = learningRate(step + 1, {
         peak: config.lr,
         totalSteps: plan.length,
@@ -203,6 +207,14 @@ export async function trainLoop<E, M extends Trainable = Transformer>(
     parallel?.close();
     log?.done();
     adam.dispose();
+  }
+  // A run whose every step had nothing to learn from would otherwise end "trained" with an untouched model.
+  const ran = Math.min(plan.length, start + (run.stopAfter ?? Infinity)) - start;
+  if (ran > 0 && skipped === ran) {
+    throw new Error(
+      `${tag}: none of the ${ran} steps had a unit to train on (every example's weight or mask is zero; ` +
+        "is the model's context shorter than the prompts, so the responses are cut off?)",
+    );
   }
   const seconds = (performance.now() - began) / 1000;
   return { steps: plan.length, finalLoss, tokensPerSecond: tokens / Math.max(seconds, 1e-9), seconds };

@@ -87,3 +87,15 @@ Deno.test("sft: number tokens of agent turns can weigh more; unit weights change
   const heavy = await trainSft(new Transformer(config), tok, weighted, cfg);
   assert.notEqual(heavy.finalLoss, plain.finalLoss);
 });
+
+Deno.test("sft: a run with nothing to learn from is an error, not a checkpoint of an untouched model", async () => {
+  // A 4-token context cuts every dialogue before its first agent turn: every mask is zero.
+  const cut = sftExamples(tok, dialogues, 4);
+  assert.ok(cut.every((e) => e.mask.every((m) => m === 0)));
+  const model = new Transformer(config);
+  await assert.rejects(
+    trainSft(model, tok, cut, SftConfig.parse({ epochs: 1, batchSize: 2, lr: 1e-2 })),
+    /none of the 2 steps had a unit to train on/,
+  );
+  model.dispose();
+});
