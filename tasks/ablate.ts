@@ -10,12 +10,11 @@
 import { z } from "zod";
 import { exitWithParent, runCli } from "../lib/util/cli.ts";
 import { BackendFlag, selectBackend, useBackendFlag } from "../lib/nn/backend.ts";
-import { BLAS_PROCESSES_VARIABLE } from "../lib/nn/blas.ts";
 import { type AblatePreset, DEFAULT_SEEDS, METHODS } from "../lib/pipeline/config.ts";
 import { FRONTEND_METHODS } from "../lib/pipeline/frontend_config.ts";
 import { PRESETS, runConfig } from "../lib/pipeline/run_config.ts";
 import { markdownTable, runAblation } from "../lib/pipeline/ablate.ts";
-import { runStages } from "../lib/pipeline/backend_ablate.ts";
+import { runStages, runStageWorkers } from "../lib/pipeline/backend_ablate.ts";
 import { claimRunFolder } from "../lib/pipeline/run_folder.ts";
 import { clearStaleLocks, StageBusy } from "../lib/pipeline/stages.ts";
 import { reportHtml } from "../lib/pipeline/report.ts";
@@ -88,18 +87,7 @@ await runCli("ablate", Flags, async (flags) => {
     if (flags.jobs > 1) {
       // Each child works through every seed; stage locks spread the stages over them.
       await claimRunFolder(root, config);
-      const args = Deno.args.filter((a, i, all) => !/^--jobs(=|$)/.test(a) && all[i - 1] !== "--jobs");
-      const children = Array.from({ length: flags.jobs }, () =>
-        new Deno.Command(Deno.execPath(), {
-          args: ["run", "-A", new URL(import.meta.url).pathname, ...args, "--worker", "--jobs", "1"],
-          // The native BLAS of each process takes its share of the cores, not all of them.
-          env: { [BLAS_PROCESSES_VARIABLE]: String(flags.jobs) },
-          stdout: "null",
-        }).spawn().status);
-      const failed = (await Promise.all(children)).filter((status) => !status.success);
-      if (failed.length > 0) {
-        throw new Error(`${failed.length} of ${flags.jobs} worker processes failed (see their output above)`);
-      }
+      await runStageWorkers(import.meta.url, flags.jobs);
       computed = true;
     }
   }

@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { exitWithParent, runCli } from "../lib/util/cli.ts";
 import { BackendFlag, selectBackend, useBackendFlag } from "../lib/nn/backend.ts";
-import { BLAS_PROCESSES_VARIABLE } from "../lib/nn/blas.ts";
+import { runStageWorkers } from "../lib/pipeline/backend_ablate.ts";
 import {
   HORIZON_PRESETS,
   HorizonConfig,
@@ -54,17 +54,7 @@ await runCli("horizon", Flags, async (flags) => {
   }
   for (const k of config.factsPerReply) await clearStaleLocks(settingRoot(out, k, ablate));
   if (flags.jobs > 1) {
-    const args = Deno.args.filter((a, i, all) => !/^--jobs(=|$)/.test(a) && all[i - 1] !== "--jobs");
-    const children = Array.from({ length: flags.jobs }, () =>
-      new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", new URL(import.meta.url).pathname, ...args, "--worker", "--jobs", "1"],
-        env: { [BLAS_PROCESSES_VARIABLE]: String(flags.jobs) },
-        stdout: "null",
-      }).spawn().status);
-    const failed = (await Promise.all(children)).filter((status) => !status.success);
-    if (failed.length > 0) {
-      throw new Error(`${failed.length} of ${flags.jobs} worker processes failed (see their output above)`);
-    }
+    await runStageWorkers(import.meta.url, flags.jobs);
   } else {
     await runHorizonStages(config, seeds, out, ablate);
   }

@@ -10,7 +10,7 @@
  * `tensorflow` (libtensorflow through tfjs-node, CUDA with tfjs-node-gpu) is loaded at run time so that
  * machines without it still type-check and run everything else. `webgpu` (a declared dependency, imported
  * only when asked for) runs on whatever adapter Deno's `navigator.gpu` finds, a software one (Mesa's
- * llvmpipe through `mesa-vulkan-drivers`) included; its synchronous reads need OffscreenCanvas, which Deno
+ * llvmpipe, here through its EGL packages) included; its synchronous reads need OffscreenCanvas, which Deno
  * lacks, so the kit reads tensors asynchronously on every training and sampling path.
  *
  * @module

@@ -22,6 +22,7 @@ import { type BackendTask, Trajectory } from "../colbench/backend/schema.ts";
 import { loadSplit } from "../colbench/backend/splits.ts";
 import { loadPretrained } from "../nn/pretrained.ts";
 import { engineName } from "../nn/backend.ts";
+import { BLAS_PROCESSES_VARIABLE } from "../nn/blas.ts";
 import { readJson, readJsonl, writeJson } from "../util/jsonl.ts";
 import { claimRunFolder, RunFolder } from "./run_folder.ts";
 import { tableMarkdown } from "../report/display.ts";
@@ -190,6 +191,35 @@ export async function runStages(
     }
   } finally {
     await close();
+  }
+}
+
+/**
+ * Re-runs the calling CLI script (`script`, its `import.meta.url`) as `jobs` `--worker` processes with this
+ * invocation's flags, and waits for them: each computes stages only, and the stage locks spread the stages
+ * over them (`deno task ablate --jobs`, `deno task horizon --jobs`).
+ *
+ * @example
+ * ```ts ignore
+ * await runStageWorkers(import.meta.url, 2); // from a task script whose --worker flag runs runStages
+ * ```
+ */
+export async function runStageWorkers(
+  script: string,
+  jobs: number,
+  flags: readonly string[] = Deno.args,
+): Promise<void> {
+  const args = flags.filter((a, i, all) => !/^--jobs(=|$)/.test(a) && all[i - 1] !== "--jobs");
+  const children = Array.from({ length: jobs }, () =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", new URL(script).pathname, ...args, "--worker", "--jobs", "1"],
+      // The native BLAS of each process takes its share of the cores, not all of them.
+      env: { [BLAS_PROCESSES_VARIABLE]: String(jobs) },
+      stdout: "null",
+    }).spawn().status);
+  const failed = (await Promise.all(children)).filter((status) => !status.success);
+  if (failed.length > 0) {
+    throw new Error(`${failed.length} of ${jobs} worker processes failed (see their output above)`);
   }
 }
 

@@ -17,7 +17,6 @@
  */
 import { z } from "zod";
 import { revealedFacts } from "../colbench/backend/scripted.ts";
-import { MAX_AGENT_TURNS } from "../colbench/backend/protocol.ts";
 import { Trajectory } from "../colbench/backend/schema.ts";
 import { DEFAULT_FACTS_PER_REPLY } from "../colbench/backend/simulator.ts";
 import { FACT_STRATA, loadStratum } from "../colbench/backend/strata.ts";
@@ -27,6 +26,7 @@ import { readJsonl } from "../util/jsonl.ts";
 import { Rng } from "../util/rng.ts";
 import { bootstrapMean, type Estimate, formatEstimate, mean } from "../util/stats.ts";
 import { runStages, type StageJob } from "./backend_ablate.ts";
+import { actorBehaviour } from "./critic_quality.ts";
 import { ABLATE_PRESETS, AblateConfig, type AblatePreset, type Method } from "./config.ts";
 import { type EvalSet, evaluate, slug } from "./stages.ts";
 
@@ -201,7 +201,7 @@ export function stratumRows(factsPerReply: number, facts: number, plays: Stratum
   return [...plays.entries()].map(([method, perSeed]) => {
     const all = perSeed.flatMap((s) => s.played);
     const tasks = perSeed[0]?.played.length ?? 0;
-    const turns = all.map((t) => t.dialogue_history.filter((d) => d.role === "assistant").length);
+    const { meanTurns, atTurnLimit } = actorBehaviour(all);
     const gain = (base: typeof perSeed): Gains => {
       const of = (metric: HorizonMetric) => {
         const { values, tasks } = pairedValues(perSeed, base, `${method} at ${facts} facts`, metric);
@@ -218,11 +218,11 @@ export function stratumRows(factsPerReply: number, facts: number, plays: Stratum
       testsPassed: bootstrapMean(all.map(METRIC.testsPassed), { tasks }),
       gainOverZeroShot: zero && method !== "zero-shot" ? gain(zero) : null,
       ...(method === "sweet" && dpo ? { vsMultiTurnDpo: gain(dpo) } : {}),
-      meanTurns: mean(turns),
+      meanTurns,
       factsLearned: mean(
         all.map((t) => revealedFacts(t.task, t.dialogue_history).size / t.task.hidden_facts!.length),
       ),
-      atTurnLimit: mean(turns.map((n) => (n >= MAX_AGENT_TURNS ? 1 : 0))),
+      atTurnLimit,
     };
   });
 }

@@ -66,6 +66,7 @@ export {
   type BestOfNResult,
   evaluationTasks,
   runStages,
+  runStageWorkers,
 } from "./backend_ablate.ts";
 export {
   FRONTEND_METRICS,

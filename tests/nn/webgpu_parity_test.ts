@@ -15,7 +15,7 @@
 import assert from "node:assert/strict";
 import * as tf from "@tensorflow/tfjs";
 import { selectBackend } from "../../lib/nn/backend.ts";
-import { ModelConfig } from "../../lib/nn/config.ts";
+import { modelConfig } from "../../lib/nn/config.ts";
 import { type LogProbBatch, maskedLogProbs, maskedLogProbsNumbers } from "../../lib/nn/logprobs.ts";
 import { Transformer } from "../../lib/nn/model.ts";
 import { addN } from "../../lib/nn/ops.ts";
@@ -28,19 +28,7 @@ import { probeWebGpu, testNeeding } from "../need.ts";
 
 const ATOL = 1e-4, RTOL = 1e-4;
 
-const CONFIG = ModelConfig.parse({
-  vocabSize: 48,
-  contextLength: 16,
-  layers: 1,
-  dModel: 32,
-  heads: 2,
-  ffnHidden: 64,
-  positional: "rope",
-  mlp: "swiglu",
-  normEps: 1e-5,
-  scalarHead: false,
-  seed: 11,
-});
+const CONFIG = modelConfig("micro", { vocabSize: 48, contextLength: 16, seed: 11 });
 
 /** Four rows of 12 tokens: two chosen then two rejected dialogues, each two agent turns (spans 0 and 1). */
 const ROWS = [0, 1, 2, 3].map((r) => Array.from({ length: 12 }, (_, t) => (r * 13 + t * 7 + 1) % 48));
