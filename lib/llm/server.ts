@@ -1,6 +1,7 @@
 /**
  * An OpenAI-compatible HTTP server for the kit's tfjs checkpoints (`deno task serve`): `POST
- * /v1/chat/completions` (non-streaming) and `GET /v1/models`.
+ * /v1/chat/completions` (non-streaming), `POST /v1/completions` for prompt scoring (vLLM's `max_tokens: 0`
+ * with `echo` and `logprobs`, or `prompt_logprobs`; see {@link scorePrompts}) and `GET /v1/models`.
  *
  * A request is answered exactly as the in-process `PolicyAgent` would sample it: the non-system messages
  * are the kit's `DialogueTurn[]` history, the prompt is `fittedPromptIds(history, contextLength -
@@ -17,12 +18,13 @@
  * @module
  */
 import { fittedPromptIds } from "../nn/chat.ts";
+import { promptLogProbs } from "../nn/score.ts";
 import type { Transformer } from "../nn/model.ts";
 import { sampleTurns } from "../agents/policy.ts";
 import type { Tokenizer } from "../nn/tokenizer.ts";
 import type { DialogueTurn } from "../colbench/backend/schema.ts";
 import { episodeRng } from "../util/seed.ts";
-import { ChatCompletionBody, errorBody, type WireMessage } from "./wire.ts";
+import { ChatCompletionBody, CompletionBody, errorBody, type WireMessage } from "./wire.ts";
 
 /** Options of {@link startServer}. */
 export interface ServeOptions {
@@ -203,6 +205,118 @@ export async function completeChat(
 }
 
 /**
+ * The completions response for a prompt-scoring request (the server's `/v1/completions` without HTTP):
+ * per prompt, its tokens' log-probabilities in vLLM's formats, as the critic ranking of the pipeline's LLM
+ * engine reads them. A text prompt is tokenised with the checkpoint's tokenizer (special-token strings
+ * such as `<|end|>` become special tokens); token ids are taken as they are. With `echo` and `logprobs`
+ * the choice carries OpenAI's legacy `logprobs` object (first token null, `text_offset` into the echoed
+ * text); with `prompt_logprobs`, vLLM's list of per-position dicts keyed by token id.
+ *
+ * @example
+ * ```ts
+ * import { loadPretrained } from "../nn/pretrained.ts";
+ * import { scorePrompts } from "./server.ts";
+ * const { model, tokenizer } = await loadPretrained("data/policy/base");
+ * const body = { model: "base", prompt: "<bos><|user|> Hi<|end|>", max_tokens: 0, echo: true, logprobs: 0 };
+ * const response = await scorePrompts({ model, tokenizer, modelId: "base" }, body);
+ * ```
+ */
+export async function scorePrompts(
+  options: Pick<ServeOptions, "model" | "tokenizer" | "modelId">,
+  body: CompletionBody,
+): Promise<Record<string, unknown>> {
+  const { model, tokenizer: tok } = options;
+  if (body.model !== options.modelId) {
+    throw new HttpError(
+      404,
+      `model "${body.model}" is not served here; this server serves "${options.modelId}"`,
+      "invalid_request_error",
+      "model",
+      "model_not_found",
+    );
+  }
+  const single = typeof body.prompt === "string" || typeof body.prompt[0] === "number";
+  const prompts = (single ? [body.prompt] : body.prompt) as (string | number[])[];
+  const ctx = model.config.contextLength;
+  const topK = Math.max(body.logprobs ?? 0, body.prompt_logprobs ?? 0);
+  let promptTokens = 0;
+  const choices = [];
+  for (const [index, prompt] of prompts.entries()) {
+    const ids = typeof prompt === "string" ? tok.encode(prompt) : prompt;
+    const param = single ? "prompt" : `prompt.${index}`;
+    if (ids.length > ctx) {
+      throw new HttpError(
+        400,
+        `${param}: ${ids.length} tokens exceed the model's context of ${ctx}`,
+        undefined,
+        param,
+      );
+    }
+    const bad = ids.find((id) => id >= tok.vocab.length);
+    if (bad !== undefined) {
+      throw new HttpError(
+        400,
+        `${param}: token id ${bad} is outside the vocabulary (${tok.vocab.length})`,
+        undefined,
+        param,
+      );
+    }
+    const positions = await promptLogProbs(model, ids, topK);
+    const pieces = ids.map((id) => tok.decode([id]));
+    const offsets: number[] = [];
+    pieces.reduce((at, piece) => (offsets.push(at), at + piece.length), 0);
+    const text = pieces.join("");
+    const logprobs = body.echo && body.logprobs !== undefined && body.logprobs !== null
+      ? {
+        tokens: pieces,
+        token_logprobs: [null, ...positions.map((p) => p.logprob)],
+        text_offset: offsets,
+        // The prompt's own token last, so that its entry is the log-prob reported above.
+        top_logprobs: [
+          null,
+          ...positions.map((p, i) => ({
+            ...Object.fromEntries(p.top.slice(0, body.logprobs!).map(([id, lp]) => [tok.decode([id]), lp])),
+            [pieces[i + 1]]: p.logprob,
+          })),
+        ],
+      }
+      : null;
+    const promptLogprobs = body.prompt_logprobs !== undefined && body.prompt_logprobs !== null
+      ? [
+        null,
+        ...positions.map((p, i) => ({
+          ...Object.fromEntries(
+            p.top.slice(0, body.prompt_logprobs!).map(([id, lp], r) => [String(id), {
+              logprob: lp,
+              rank: r + 1,
+              decoded_token: tok.decode([id]),
+            }]),
+          ),
+          [String(ids[i + 1])]: { logprob: p.logprob, rank: p.rank, decoded_token: pieces[i + 1] },
+        })),
+      ]
+      : null;
+    promptTokens += ids.length;
+    choices.push({
+      index,
+      text: body.echo ? text : "",
+      logprobs,
+      finish_reason: "length",
+      stop_reason: null,
+      prompt_logprobs: promptLogprobs,
+    });
+  }
+  return {
+    id: `cmpl-${crypto.randomUUID()}`,
+    object: "text_completion",
+    created: Math.floor(Date.now() / 1000),
+    model: options.modelId,
+    choices,
+    usage: { prompt_tokens: promptTokens, completion_tokens: 0, total_tokens: promptTokens },
+  };
+}
+
+/**
  * Starts the server.
  *
  * @example
@@ -270,7 +384,7 @@ export function startServer(options: ServeOptions): Promise<KitServer> {
       return json(200, path === "/v1/models" ? { object: "list", data: [card] } : card);
     }
     if (path === "/health") return new Response("ok");
-    if (path !== "/v1/chat/completions") {
+    if (path !== "/v1/chat/completions" && path !== "/v1/completions") {
       throw new HttpError(404, `no route ${req.method} ${path}`, "not_found_error");
     }
     if (req.method !== "POST") throw new HttpError(405, `${req.method} ${path}: use POST`);
@@ -281,7 +395,8 @@ export function startServer(options: ServeOptions): Promise<KitServer> {
       if (e instanceof HttpError) throw e;
       throw new HttpError(400, `the body is not valid JSON: ${(e as Error).message}`);
     }
-    const parsed = ChatCompletionBody.safeParse(raw);
+    const scoring = path === "/v1/completions";
+    const parsed = (scoring ? CompletionBody : ChatCompletionBody).safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const param = issue.path.map(String).join(".");
@@ -293,7 +408,18 @@ export function startServer(options: ServeOptions): Promise<KitServer> {
       );
     }
     const started = performance.now();
-    const body = await completeChat({ ...options, maxTokens: cap }, parsed.data);
+    if (scoring) {
+      const body = await scorePrompts(options, parsed.data as CompletionBody);
+      completions++;
+      const usage = body.usage as { prompt_tokens: number };
+      log(
+        `POST /v1/completions 200 prompts=${
+          (body.choices as unknown[]).length
+        } prompt=${usage.prompt_tokens} ${((performance.now() - started) / 1000).toFixed(2)}s`,
+      );
+      return json(200, body);
+    }
+    const body = await completeChat({ ...options, maxTokens: cap }, parsed.data as ChatCompletionBody);
     completions++;
     const usage = body.usage as { prompt_tokens: number; completion_tokens: number };
     log(

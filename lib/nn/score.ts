@@ -233,3 +233,68 @@ function hiddenRows(model: Transformer, rows: readonly (readonly number[])[], pa
   const flat = tf.reshape(model.hiddenStates(padded).hidden, [rows.length * width, model.config.dModel]);
   return { flat: flat as tf.Tensor2D, width };
 }
+
+/** One prompt position's log-probabilities (see {@link promptLogProbs}). */
+export interface PromptPosition {
+  /** log p of the prompt's own token here given the tokens before it. */
+  logprob: number;
+  /** Its rank in the model's distribution (1 = the most likely token). */
+  rank: number;
+  /** The `topK` most likely tokens here, most likely first, as `[id, logprob]`. */
+  top: [number, number][];
+}
+
+/**
+ * Every prompt token's log-probability given the tokens before it (positions 1 onward; the first token has
+ * no context), its rank and the `topK` most likely tokens: what a completions endpoint returns for
+ * `echo` with `logprobs`, or vLLM's `prompt_logprobs`. The token log-probabilities are those
+ * {@link scoreContinuations} takes of the same tokens (same forward pass, one unpacked row).
+ *
+ * @example
+ * ```ts
+ * import { modelConfig } from "./config.ts";
+ * import { Transformer } from "./model.ts";
+ * import { promptLogProbs } from "./score.ts";
+ * const model = new Transformer(modelConfig("tiny"));
+ * const positions = await promptLogProbs(model, [1, 2, 3], 2); // two entries: tokens 2 and 3
+ * ```
+ */
+export async function promptLogProbs(
+  model: Transformer,
+  ids: readonly number[],
+  topK = 0,
+): Promise<PromptPosition[]> {
+  if (ids.length > model.config.contextLength) {
+    throw new RangeError(
+      `the prompt's ${ids.length} tokens exceed the context length ${model.config.contextLength}`,
+    );
+  }
+  if (ids.length < 2) return [];
+  const { perToken } = await maskedLogProbsNumbers(model, {
+    tokens: [[...ids]],
+    mask: [ids.map((_, i) => (i > 0 ? 1 : 0))],
+  });
+  const vocab = model.config.vocabSize;
+  const lsm = tf.tidy(() => {
+    const { logits } = model.forward([ids.slice(0, -1) as number[]]);
+    return tf.logSoftmax(tf.reshape(logits, [ids.length - 1, vocab]));
+  });
+  let all: Float32Array;
+  try {
+    all = await lsm.data() as Float32Array;
+  } finally {
+    lsm.dispose();
+  }
+  return ids.slice(1).map((id, i) => {
+    const row = all.subarray(i * vocab, (i + 1) * vocab);
+    const own = row[id];
+    let rank = 1;
+    for (let v = 0; v < vocab; v++) if (row[v] > own) rank++;
+    const top: [number, number][] = [];
+    if (topK > 0) {
+      const order = Array.from({ length: vocab }, (_, v) => v).sort((a, b) => row[b] - row[a] || a - b);
+      for (const v of order.slice(0, topK)) top.push([v, row[v]]);
+    }
+    return { logprob: perToken[0][i + 1], rank, top };
+  });
+}

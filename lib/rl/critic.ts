@@ -353,9 +353,19 @@ const MAX_CANDIDATE_TOKENS = 200;
 
 /**
  * The state (reference first where read, then the dialogue, its oldest turns dropped if it would not
- * fit beside the longest candidate) and the candidates' tokens with their `<|end|>`.
+ * fit beside the longest candidate) and the candidates' tokens with their `<|end|>`: what every critic
+ * scores, in process or through an endpoint (the pipeline's LLM engine sends these very tokens).
+ *
+ * @example
+ * ```ts
+ * import { loadPretrained } from "../nn/pretrained.ts";
+ * import { candidateInputs } from "./critic.ts";
+ * const { tokenizer } = await loadPretrained("data/policy/base");
+ * const task = { problem_description: "p", ground_truth: "def f():\n    return 1\n", test_cases: {} };
+ * const { prefix, continuations } = candidateInputs(tokenizer, 512, true, task, [{ role: "user", content: "p" }], ["What?"]);
+ * ```
  */
-function candidateInputs(
+export function candidateInputs(
   tok: Tokenizer,
   contextLength: number,
   withInfo: boolean,
