@@ -8,7 +8,7 @@
  * @module
  */
 import { z } from "zod";
-import { exitWithParent, runCli } from "../lib/util/cli.ts";
+import { exitWithParent, runCli, UsageError } from "../lib/util/cli.ts";
 import { BackendFlag, selectBackend, useBackendFlag } from "../lib/nn/backend.ts";
 import { type AblatePreset, DEFAULT_SEEDS, METHODS } from "../lib/pipeline/config.ts";
 import { FRONTEND_METHODS } from "../lib/pipeline/frontend_config.ts";
@@ -16,9 +16,10 @@ import { PRESETS, runConfig } from "../lib/pipeline/run_config.ts";
 import { markdownTable, runAblation } from "../lib/pipeline/ablate.ts";
 import { runStages, runStageWorkers } from "../lib/pipeline/backend_ablate.ts";
 import { claimRunFolder } from "../lib/pipeline/run_folder.ts";
-import { clearStaleLocks, StageBusy } from "../lib/pipeline/stages.ts";
+import { clearStaleLocks, exists, StageBusy } from "../lib/pipeline/stages.ts";
+import { LlmEngineConfig, runLlmStages } from "../lib/pipeline/llm_engine.ts";
 import { reportHtml } from "../lib/pipeline/report.ts";
-import { readJson, writeTextAtomic } from "../lib/util/jsonl.ts";
+import { readJson, writeJson, writeTextAtomic } from "../lib/util/jsonl.ts";
 
 const Flags = z.object({
   backend: BackendFlag,
@@ -48,6 +49,12 @@ const Flags = z.object({
     "processes sharing the work (backend; one core each, the wasm backend is single-threaded)",
   ),
   worker: z.stringbool().default(false).describe("internal: compute stages only (one of --jobs processes)"),
+  engine: z.enum(["embedded", "llm"]).default("embedded").describe(
+    "embedded: tfjs in process; llm: endpoints and external commands (backend; see --llm)",
+  ),
+  llm: z.string().optional().describe(
+    "--engine llm: JSON file of the LLM engine config (default {}: the kit's server and trainer as commands)",
+  ),
 });
 
 await runCli("ablate", Flags, async (flags) => {
@@ -78,7 +85,18 @@ await runCli("ablate", Flags, async (flags) => {
     (config.family === "frontend" ? `runs/ablate/frontend-${flags.preset}` : `runs/ablate/${flags.preset}`);
   const started = performance.now();
   let computed = false;
-  if (config.family === "backend") {
+  if (flags.engine === "llm") {
+    if (config.family !== "backend") throw new UsageError("--engine llm: the backend family only");
+    const engine = LlmEngineConfig.parse(flags.llm ? await readJson(z.unknown(), flags.llm) : {});
+    await clearStaleLocks(root);
+    await runLlmStages(config, engine, seeds, root);
+    computed = true;
+  } else if (await exists(`${root}/engine.json`)) {
+    throw new UsageError(
+      `${root}: this run folder was made by the LLM engine; add --engine llm (or use another --out)`,
+    );
+  }
+  if (config.family === "backend" && flags.engine === "embedded") {
     if (flags.worker) {
       exitWithParent();
       return await runStages(config, seeds, root);
@@ -97,6 +115,11 @@ await runCli("ablate", Flags, async (flags) => {
     console.error(`error: ${root}: ${e.message}; let it finish, then re-run to resume`);
     Deno.exit(1);
   });
+  if (flags.engine === "llm") {
+    // The numbers came from the endpoints and commands of engine.json, not from this process's tfjs.
+    results.engine = `llm engine (${root}/engine.json)`;
+    await writeJson(`${root}/results.json`, z.unknown(), results);
+  }
   await writeTextAtomic(`${root}/report.html`, await reportHtml(results));
   console.log(markdownTable(results));
   console.log(

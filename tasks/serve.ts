@@ -11,7 +11,7 @@ import { BASE_POLICY_DIR } from "../lib/nn/pretrained.ts";
 import { BackendFlag, selectBackend, useBackendFlag } from "../lib/nn/backend.ts";
 import { loadPretrained } from "../lib/nn/pretrained.ts";
 import { startServer } from "../lib/llm/server.ts";
-import { runCli } from "../lib/util/cli.ts";
+import { exitWithEngine, runCli } from "../lib/util/cli.ts";
 
 const Flags = z.object({
   backend: BackendFlag,
@@ -33,6 +33,7 @@ const Flags = z.object({
 });
 
 await runCli("serve", Flags, async (flags) => {
+  exitWithEngine();
   useBackendFlag(flags.backend);
   const backend = await selectBackend();
   const { model, tokenizer } = await loadPretrained(flags.checkpoint, { trainable: false });

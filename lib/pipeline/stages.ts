@@ -45,11 +45,11 @@ import { Progress } from "../util/progress.ts";
 import { type AblateConfig, type Method, type MethodRanking, rankingOf } from "./config.ts";
 
 /** Longest sampled turn, in tokens (answers are ~100). */
-const MAX_TURN_TOKENS = 200;
+export const MAX_TURN_TOKENS = 200;
 /** Sampling stream of every evaluation (methods share it: common random numbers sharpen comparisons). */
-const EVAL_STREAM = 99;
+export const EVAL_STREAM = 99;
 /** Sampling streams of the candidates start here (one per batch of states), clear of the rollouts'. */
-const CANDIDATE_STREAM = 10_000;
+export const CANDIDATE_STREAM = 10_000;
 
 /** A state of the actor's data: agent turn `turn` of offline trajectory `trajectory`, with its candidates. */
 export const CandidateRow = z.object({
@@ -81,7 +81,8 @@ export const EvalSummary = z.object({
 /** What an evaluation reports. */
 export type EvalSummary = z.infer<typeof EvalSummary>;
 
-function summaryOf(method: string, seed: number, evaluation: Evaluation): EvalSummary {
+/** An evaluation's summary row. */
+export function summaryOf(method: string, seed: number, evaluation: Evaluation): EvalSummary {
   return {
     method,
     seed,
@@ -122,7 +123,8 @@ export function slug(method: string): string {
   return method.replace(/[^\w.-]+/g, "_");
 }
 
-async function exists(path: string): Promise<boolean> {
+/** Whether a path exists. */
+export async function exists(path: string): Promise<boolean> {
   try {
     await Deno.stat(path);
     return true;
@@ -247,7 +249,7 @@ export async function clearStaleLocks(root: string): Promise<void> {
  * Runs each of several independent shared stages not yet done or taken, then throws {@link StageBusy}
  * if another process still holds one: parallel processes split the work instead of waiting.
  */
-async function eachShared(stages: readonly (() => Promise<void>)[]): Promise<void> {
+export async function eachShared(stages: readonly (() => Promise<void>)[]): Promise<void> {
   let busy: StageBusy | undefined;
   for (const run of stages) {
     try {
@@ -276,8 +278,8 @@ function policyAgent(
 }
 
 /** Plays and scores `tasks` with an agent; the simulator's stream follows `streamSeed`. */
-async function play(
-  run: SeedRun,
+export async function play(
+  run: Pick<SeedRun, "config" | "seed" | "harness">,
   agent: Agent,
   tasks: readonly BackendTask[],
   streamSeed: number,
@@ -329,8 +331,8 @@ async function offlineData(run: SeedRun): Promise<Trajectory[]> {
 }
 
 /** The states of the actor's data: every agent turn of the first `stateFraction` of the rollouts. */
-function states(
-  run: SeedRun,
+export function states(
+  run: Pick<SeedRun, "config">,
   data: readonly Trajectory[],
 ): { trajectory: number; turn: number; history: DialogueTurn[] }[] {
   const used = Math.ceil(run.config.stateFraction * data.length);
@@ -340,7 +342,7 @@ function states(
 }
 
 /** States per candidates artifact: the unit parallel processes split the sampling by. */
-const CANDIDATE_CHUNK = 32;
+export const CANDIDATE_CHUNK = 32;
 
 /**
  * Stage 2 (offline, shared by all seeds): `candidates` next turns per state, sampled from the base
@@ -406,7 +408,8 @@ async function sampleCandidates(
   return rows;
 }
 
-function historyOf(data: readonly Trajectory[], row: CandidateRow): DialogueTurn[] {
+/** The dialogue before a candidate row's state. */
+export function historyOf(data: readonly Trajectory[], row: CandidateRow): DialogueTurn[] {
   const t = data[row.trajectory];
   return t.dialogue_history.slice(0, agentTurnIndices(t)[row.turn]);
 }
@@ -433,33 +436,53 @@ export async function critic(
   const name = criticName(run.config, variant, epochs);
   const dir = `critics/${name}`;
   await stage(run, `critic/${name}`, `${dir}/checkpoint.json`, async () => {
-    const model = initCritic(run.base.model, variant);
-    const c = run.config.critic;
-    const config = CriticConfig.parse({ ...c, epochs, variant, seed: run.seed });
-    const pairs = criticPairs(data);
-    // The value function learns from the very trajectories the pairs hold, so every variant sees the
-    // same data (and the classes are far less skewed than over all rollouts).
-    const paired = [...new Set(pairs.flatMap((p) => [p.chosen, p.rejected]))];
-    const result = await trainCritic(model, run.base.model, run.base.tokenizer, pairs, config, {
-      runDir: `${run.dir}/${dir}-train`,
-      rollouts: paired,
-    });
-    await savePretrained(`${run.dir}/${dir}`, model, run.base.tokenizer, {
-      step: result.steps,
-      metrics: { [`loss/critic_${variant}`]: result.finalLoss, "perf/tokens_per_s": result.tokensPerSecond },
-    });
-    model.dispose();
+    await trainCriticTo(run, data, variant, epochs, `${run.dir}/${dir}`);
   });
   return await loadPretrained(`${run.dir}/${dir}`, { trainable: false });
 }
 
+/** What training needs of a seed's run (the kit's external trainer, `deno task train`, builds just this). */
+export type TrainRun = Pick<SeedRun, "config" | "seed" | "base">;
+
+/**
+ * Trains a critic variant on the rollouts' pairs (or, for the value function, all rollouts) and saves it as
+ * a checkpoint at `out`, its training folder (metrics, resumable checkpoints) at `<out>-train`: the body of
+ * the critic stage, and what `deno task train --what critic` runs as an external command.
+ */
+export async function trainCriticTo(
+  run: TrainRun,
+  data: readonly Trajectory[],
+  variant: CriticVariant,
+  epochs: number,
+  out: string,
+): Promise<void> {
+  const model = initCritic(run.base.model, variant);
+  const c = run.config.critic;
+  const config = CriticConfig.parse({ ...c, epochs, variant, seed: run.seed });
+  const pairs = criticPairs(data);
+  // The value function learns from the very trajectories the pairs hold, so every variant sees the
+  // same data (and the classes are far less skewed than over all rollouts).
+  const paired = [...new Set(pairs.flatMap((p) => [p.chosen, p.rejected]))];
+  const result = await trainCritic(model, run.base.model, run.base.tokenizer, pairs, config, {
+    runDir: `${out}-train`,
+    rollouts: paired,
+  });
+  await savePretrained(out, model, run.base.tokenizer, {
+    step: result.steps,
+    metrics: { [`loss/critic_${variant}`]: result.finalLoss, "perf/tokens_per_s": result.tokensPerSecond },
+  });
+  model.dispose();
+}
+
 /** The frozen base model's scores of every state's candidates (with or without the reference in front),
  * shared by all log-ratio critics that read the same input. */
-const ReferenceRow = z.object({
+export const ReferenceRow = z.object({
   state: z.number().int().min(0).describe("state index"),
   sum: z.array(z.number()).describe("summed log-probability per candidate"),
   mean: z.array(z.number()).describe("mean log-probability per candidate"),
 });
+/** The frozen reference's scores of one state's candidates. */
+export type ReferenceRow = z.infer<typeof ReferenceRow>;
 
 async function referenceRanks(
   run: SeedRun,
@@ -556,7 +579,6 @@ export async function policy(run: SeedRun, method: Method): Promise<Transformer>
   const dir = `policies/${slug(method)}`;
   const data = await offlineData(run);
   const ranking = rankingOf(method);
-  const variant = ranking?.variant;
   // The actor's inputs are stages of their own (timed separately), prepared only when still needed.
   const actorData = ranking && !(await exists(`${run.dir}/${dir}/checkpoint.json`))
     ? await candidates(run, data).then(async (rows) => ({
@@ -565,44 +587,61 @@ export async function policy(run: SeedRun, method: Method): Promise<Transformer>
     }))
     : undefined;
   await stage(run, `train/${method}`, `${dir}/checkpoint.json`, async () => {
-    const tok = run.base.tokenizer;
-    const context = run.base.model.config.contextLength;
-    const model = run.base.model.clone();
-    const runDir = `${run.dir}/${dir}-train`;
-    let result;
-    if (method === "rft") {
-      const wins = data.filter((t) => t.reward === 1).map((t) => t.dialogue_history);
-      const config = SftConfig.parse({ ...run.config.rft, seed: run.seed });
-      result = await trainSft(model, tok, sftExamples(tok, wins, context), config, { runDir, tag: "rft" });
-    } else if (method === "multi-turn-dpo") {
-      const prefs = criticPairs(data).map((p) => trajectoryPreference(tok, p, context));
-      const config = DpoConfig.parse({ ...run.config.multiTurnDpo, seed: run.seed });
-      result = await trainDpo(model, run.base.model, tok, prefs, config, { runDir, tag: "multi_turn_dpo" });
-    } else if (variant && actorData) {
-      const { rows, scored } = actorData;
-      const prefs = rows.flatMap((row, i) => {
-        const history = historyOf(data, row);
-        const stream = { seed: run.seed, variant, state: row.state };
-        return statePairs(scored[i].scores, run.config.pairsPerState, stream).map(([c, r]) =>
-          turnPreference(tok, history, row.candidates[c], row.candidates[r], context)
-        );
-      });
-      // The reference shuffles the pairs once; the loop reshuffles every epoch with the seed anyway.
-      const config = DpoConfig.parse({ ...run.config.actor, seed: run.seed });
-      result = await trainDpo(model, run.base.model, tok, prefs, config, {
-        runDir,
-        tag: `actor_${slug(variant)}`,
-      });
-    } else {
-      throw new Error(`no trainer for method ${method}`);
-    }
-    await savePretrained(`${run.dir}/${dir}`, model, tok, {
-      step: result.steps,
-      metrics: { "perf/tokens_per_s": result.tokensPerSecond, "perf/train_seconds": result.seconds },
-    });
-    model.dispose();
+    await trainMethodTo(run, method, data, actorData, `${run.dir}/${dir}`);
   });
   return (await loadPretrained(`${run.dir}/${dir}`, { trainable: false })).model;
+}
+
+/**
+ * Trains a method's policy from the base policy and saves it at `out` (training folder `<out>-train`): RFT
+ * on the successful rollouts, multi-turn DPO on the rollouts' trajectory pairs, or a SWEET method's
+ * turn-level DPO on its ranked candidates (`actorData`). The body of the training stage, and what
+ * `deno task train --what actor|multi-turn-dpo|rft` runs as an external command.
+ */
+export async function trainMethodTo(
+  run: TrainRun,
+  method: Method,
+  data: readonly Trajectory[],
+  actorData: { rows: readonly CandidateRow[]; scored: readonly RankRow[] } | undefined,
+  out: string,
+): Promise<void> {
+  const variant = rankingOf(method)?.variant;
+  const tok = run.base.tokenizer;
+  const context = run.base.model.config.contextLength;
+  const model = run.base.model.clone();
+  const runDir = `${out}-train`;
+  let result;
+  if (method === "rft") {
+    const wins = data.filter((t) => t.reward === 1).map((t) => t.dialogue_history);
+    const config = SftConfig.parse({ ...run.config.rft, seed: run.seed });
+    result = await trainSft(model, tok, sftExamples(tok, wins, context), config, { runDir, tag: "rft" });
+  } else if (method === "multi-turn-dpo") {
+    const prefs = criticPairs(data).map((p) => trajectoryPreference(tok, p, context));
+    const config = DpoConfig.parse({ ...run.config.multiTurnDpo, seed: run.seed });
+    result = await trainDpo(model, run.base.model, tok, prefs, config, { runDir, tag: "multi_turn_dpo" });
+  } else if (variant && actorData) {
+    const { rows, scored } = actorData;
+    const prefs = rows.flatMap((row, i) => {
+      const history = historyOf(data, row);
+      const stream = { seed: run.seed, variant, state: row.state };
+      return statePairs(scored[i].scores, run.config.pairsPerState, stream).map(([c, r]) =>
+        turnPreference(tok, history, row.candidates[c], row.candidates[r], context)
+      );
+    });
+    // The reference shuffles the pairs once; the loop reshuffles every epoch with the seed anyway.
+    const config = DpoConfig.parse({ ...run.config.actor, seed: run.seed });
+    result = await trainDpo(model, run.base.model, tok, prefs, config, {
+      runDir,
+      tag: `actor_${slug(variant)}`,
+    });
+  } else {
+    throw new Error(`no trainer for method ${method}`);
+  }
+  await savePretrained(out, model, tok, {
+    step: result.steps,
+    metrics: { "perf/tokens_per_s": result.tokensPerSecond, "perf/train_seconds": result.seconds },
+  });
+  model.dispose();
 }
 
 /**

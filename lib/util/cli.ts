@@ -151,3 +151,31 @@ export function exitWithParent(everyMs = 500): void {
   }, everyMs);
   Deno.unrefTimer(timer);
 }
+
+/** The variable through which the pipeline's LLM engine tells the commands it starts its process id. */
+export const ENGINE_PID_VARIABLE = "SWEET_ENGINE_PID";
+
+/**
+ * Ends this process (exit code 3) soon after the LLM engine that started it (named by
+ * {@link ENGINE_PID_VARIABLE}) is gone, however many shells and `deno task` processes lie between them,
+ * so a killed run leaves no server or trainer of the kit's behind. Does nothing outside such a run, or
+ * where `/proc` cannot tell (not Linux).
+ *
+ * @example
+ * ```ts
+ * import { exitWithEngine } from "./cli.ts";
+ * exitWithEngine();
+ * ```
+ */
+export function exitWithEngine(everyMs = 500): void {
+  const pid = Number(Deno.env.get(ENGINE_PID_VARIABLE));
+  if (!Number.isInteger(pid) || pid <= 0 || Deno.build.os !== "linux") return;
+  const timer = setInterval(() => {
+    try {
+      Deno.statSync(`/proc/${pid}`);
+    } catch {
+      Deno.exit(3);
+    }
+  }, everyMs);
+  Deno.unrefTimer(timer);
+}
