@@ -39,7 +39,7 @@ export {
   OpenRlhfPreference,
 } from "./openrlhf.ts";
 export { ChatSftRow, rftTrajectories, type SftRowOptions, sftRows } from "./sft.ts";
-export { isLlama3Prompt, LLAMA3, llama3Chat, type Llama3Options, llama3SystemPrompt } from "./llama3.ts";
+export { isLlama3Prompt, LLAMA3, llama3Chat, type Llama3Options, llama3SystemPrompt } from "../llm/llama3.ts";
 export { systemPromptOf, turnPrompt } from "./prompts.ts";
-export { referenceInfo } from "./reference_info.ts";
+export { referenceInfo } from "../llm/reference_info.ts";
 export { readRunActorPairs, type RunActorOptions } from "./run.ts";

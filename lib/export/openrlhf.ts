@@ -21,9 +21,9 @@ import type { TrajectoryPair } from "../rl/pairs.ts";
 import { agentTurnIndices, type Trajectory } from "../colbench/backend/schema.ts";
 import { validate } from "../util/jsonl.ts";
 import type { ActorPair } from "./actor_pairs.ts";
-import { LLAMA3 } from "./llama3.ts";
+import { LLAMA3 } from "../llm/llama3.ts";
 import { turnPrompt } from "./prompts.ts";
-import { referenceInfo } from "./reference_info.ts";
+import { referenceInfo } from "../llm/reference_info.ts";
 
 /**
  * One row of an OpenRLHF preference dataset (the keys of `--chosen_key chosen --rejected_key rejected`).

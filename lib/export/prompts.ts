@@ -8,7 +8,7 @@
  */
 import { AGENT_SYSTEM_PROMPT } from "../colbench/backend/protocol.ts";
 import type { Trajectory } from "../colbench/backend/schema.ts";
-import { isLlama3Prompt, llama3Chat, llama3SystemPrompt } from "./llama3.ts";
+import { isLlama3Prompt, llama3Chat, llama3SystemPrompt } from "../llm/llama3.ts";
 import { chatMessages } from "../llm/messages.ts";
 
 /**

@@ -22,7 +22,7 @@ import { validate } from "../util/jsonl.ts";
 import type { ActorPair } from "./actor_pairs.ts";
 import { ChatMessage, chatMessages } from "../llm/messages.ts";
 import { systemPromptOf } from "./prompts.ts";
-import { referenceInfo } from "./reference_info.ts";
+import { referenceInfo } from "../llm/reference_info.ts";
 
 const Messages = z.array(ChatMessage);
 

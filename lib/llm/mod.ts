@@ -45,7 +45,10 @@ export {
   runIdOf,
 } from "./resumable.ts";
 export { type FailureKind, RetriesExhaustedError } from "./retry.ts";
-export { type KitServer, type ServeOptions, startServer } from "./server.ts";
+export { type KitServer, scorePrompts, type ServeOptions, startServer } from "./server.ts";
+export { MalformedReplyError, type RemoteScores, ScoringEndpoint, type ScoringStats } from "./scoring.ts";
+export { LLAMA3, llama3Chat, type Llama3Options } from "./llama3.ts";
+export { referenceInfo } from "./reference_info.ts";
 export { OpenAISimulator, SIMULATOR_PLACEHOLDERS } from "./simulator.ts";
 export { createSimulator } from "./simulators.ts";
 export { isOpenAISpec, type OpenAISpec, parseOpenAISpec } from "./spec.ts";

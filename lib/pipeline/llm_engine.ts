@@ -27,13 +27,15 @@
 import { z } from "zod";
 import { PythonHarness } from "../colbench/backend/harness/harness.ts";
 import { loadSplit } from "../colbench/backend/splits.ts";
-import { type BackendTask, taskKey, Trajectory } from "../colbench/backend/schema.ts";
+import { type BackendTask, type DialogueTurn, taskKey, Trajectory } from "../colbench/backend/schema.ts";
 import { loadPretrained } from "../nn/pretrained.ts";
 import type { Tokenizer } from "../nn/tokenizer.ts";
 import { OpenAIAgent } from "../llm/agent.ts";
 import { EndpointConfig } from "../llm/config.ts";
 import { ChatEndpoint } from "../llm/endpoint.ts";
 import { chatMessages } from "../llm/messages.ts";
+import { LLAMA3, llama3Chat } from "../llm/llama3.ts";
+import { referenceInfo } from "../llm/reference_info.ts";
 import { loadPrompt, type PromptFile } from "../llm/prompt.ts";
 import { type RemoteScores, ScoringEndpoint } from "../llm/scoring.ts";
 import { candidateInputs, variantSpec } from "../rl/critic.ts";
@@ -153,9 +155,10 @@ export const LlmEngineConfig = z.strictObject({
   endpoint: EndpointConfig.omit({ model: true, baseUrl: true }).prefault({}).describe(
     "concurrency, retries, backoff and timeout of every endpoint (defaults: 8 in flight, 5 retries)",
   ),
-  promptFormat: z.literal("kit").default("kit").describe(
-    "how scoring prompts are rendered: kit = the kit's chat format as token ids, fitted to the context " +
-      "with the policy checkpoint's tokenizer exactly as in process",
+  promptFormat: z.enum(["kit", "llama3"]).default("kit").describe(
+    "how scoring prompts are rendered: kit = the kit's chat format as token ids, fitted to the context with " +
+      "the policy checkpoint's tokenizer exactly as in process; llama3 = Llama-3.1's chat template as text, " +
+      "the reference code in front as the paper's critic reads it (In light that the final answer is: …)",
   ),
   maxTokens: z.number().int().min(1).default(200).describe(
     "most tokens per sampled turn (the embedded engine's 200; paper 1024)",
@@ -167,8 +170,9 @@ export const LlmEngineConfig = z.strictObject({
     "how long a started server may take to answer",
   ),
   rolloutsFrom: z.string().optional().describe(
-    "a folder with r0.jsonl … r<k-1>.jsonl of kit trajectories (another run's offline/rollouts, or the " +
-      "released data converted with deno task export --import) used instead of sampling rollouts",
+    "offline rollouts to use instead of sampling them: a folder with r0.jsonl … r<k-1>.jsonl of kit " +
+      "trajectories (another run's offline/rollouts), or one JSONL of them in rollout-major order (the " +
+      "released data, converted with deno task export --import), cut into `rollouts` equal parts",
   ),
 });
 /** The LLM engine's config. */
@@ -199,9 +203,8 @@ export interface LlmRun {
   testTasks: BackendTask[];
   /** The base policy's endpoint. */
   base: { baseUrl: string; model: string };
-  /** The kit format's tokenizer and context (the policy checkpoint's). */
-  tokenizer: Tokenizer;
-  contextLength: number;
+  /** The kit format's tokenizer and context (the policy checkpoint's); absent for llama3. */
+  kit?: { tokenizer: Tokenizer; contextLength: number };
   system: PromptFile;
   data?: Trajectory[];
 }
@@ -312,7 +315,7 @@ async function llmRollouts(run: LlmRun): Promise<Trajectory[]> {
       stage(run, `rollouts/r${r}`, file(r), async () => {
         let rows: Trajectory[];
         if (run.engine.rolloutsFrom) {
-          rows = await readJsonl(Trajectory, `${run.engine.rolloutsFrom}/r${r}.jsonl`);
+          rows = await importedRollouts(run.engine.rolloutsFrom, r, k);
         } else {
           const stream = dataSeed * 100 + r;
           const agent = new OpenAIAgent(
@@ -329,6 +332,19 @@ async function llmRollouts(run: LlmRun): Promise<Trajectory[]> {
   const all: Trajectory[] = [];
   for (let r = 0; r < k; r++) all.push(...await readJsonl(Trajectory, `${offlineDir(run.root)}/${file(r)}`));
   return all;
+}
+
+/** Round `r` of `k` of imported rollouts: `<from>/r<r>.jsonl`, or the r-th of k equal parts of one file. */
+async function importedRollouts(from: string, r: number, k: number): Promise<Trajectory[]> {
+  if (!from.endsWith(".jsonl")) return await readJsonl(Trajectory, `${from}/r${r}.jsonl`);
+  const all = await readJsonl(Trajectory, from);
+  if (all.length % k !== 0) {
+    throw new Error(
+      `rolloutsFrom: ${from} has ${all.length} trajectories, not ${k} equal rounds (config rollouts)`,
+    );
+  }
+  const per = all.length / k;
+  return all.slice(r * per, (r + 1) * per).map((t) => ({ ...t, meta: { ...t.meta, rollout: r } }));
 }
 
 function agentSettings(run: LlmRun, seed: number) {
@@ -395,9 +411,8 @@ async function scoreStates(
   const progress = new Progress(label, rows.length);
   let done = 0;
   const out = await Promise.all(rows.map(async (row) => {
-    const { prefix, continuations } = candidateInputs(
-      run.tokenizer,
-      run.contextLength,
+    const { prefix, continuations } = scoringPrompt(
+      run,
       withInfo,
       data[row.trajectory].task,
       historyOf(data, row),
@@ -409,6 +424,28 @@ async function scoreStates(
   }));
   progress.done();
   return out;
+}
+
+/**
+ * A state's scoring prompt and its candidates in the engine's format: the kit's token ids (exactly what
+ * the in-process critic scores), or Llama-3.1 text (the chat template with the agent's system prompt, the
+ * paper's reference sentence in front for a critic that reads it, each candidate closed by `<|eot_id|>`).
+ */
+export function scoringPrompt(
+  run: Pick<LlmRun, "kit" | "system">,
+  withInfo: boolean,
+  task: BackendTask,
+  history: readonly DialogueTurn[],
+  candidates: readonly string[],
+): { prefix: string | number[]; continuations: (string | number[])[] } {
+  if (run.kit) {
+    return candidateInputs(run.kit.tokenizer, run.kit.contextLength, withInfo, task, history, candidates);
+  }
+  const chat = llama3Chat(chatMessages(history, run.system.text), { generationPrompt: true });
+  return {
+    prefix: (withInfo ? referenceInfo(task) : "") + chat,
+    continuations: candidates.map((c) => c.trim() + LLAMA3.eot),
+  };
 }
 
 /** The reference's scores (offline, shared): the base policy's, with or without the reference code. */
@@ -606,9 +643,12 @@ export async function runLlmStages(
   await claimRunFolder(root, config);
   const commands = resolvedCommands(engine);
   // The kit format renders prompts with the policy's tokenizer (the checkpoint the served policy is).
-  const { tokenizer, model } = await loadPretrained(config.policy, { trainable: false });
-  const contextLength = model.config.contextLength;
-  model.dispose();
+  let kit: LlmRun["kit"];
+  if (engine.promptFormat === "kit") {
+    const { tokenizer, model } = await loadPretrained(config.policy, { trainable: false });
+    kit = { tokenizer, contextLength: model.config.contextLength };
+    model.dispose();
+  }
   const system = await loadPrompt(new URL("../../prompts/backend_agent.md", import.meta.url).pathname);
   const harness = await PythonHarness.create({ workers: config.workers });
   const io = {
@@ -635,8 +675,7 @@ export async function runLlmStages(
       trainTasks: io.trainTasks,
       testTasks: io.testTasks,
       base: { baseUrl: base.baseUrl, model: base.model },
-      tokenizer,
-      contextLength,
+      kit,
       system,
     }));
     const jobs = runs.flatMap((run) =>
@@ -646,6 +685,7 @@ export async function runLlmStages(
       }))
     );
     for (const [i, job] of jobs.entries()) {
+      if (i === 0) console.error(`LLM engine: ${jobs.length} evaluations; policy at ${base.baseUrl}`);
       try {
         await job.run();
       } catch (e) {
@@ -656,8 +696,56 @@ export async function runLlmStages(
       }
       console.error(`[${i + 1}/${jobs.length} done] ${job.label}`);
     }
+    console.error(await requestSummary(root, seeds));
   } finally {
     await served?.close();
     await harness.close();
   }
+}
+
+/**
+ * Requests, prompts and tokens per endpoint stage of a run (its `requests/*.json`), as a markdown table.
+ *
+ * @example
+ * ```ts ignore
+ * console.log(await requestSummary("runs/ablate/llm-smoke", [0]));
+ * ```
+ */
+export async function requestSummary(root: string, seeds: readonly number[]): Promise<string> {
+  const Stats = z.looseObject({
+    requests: z.number(),
+    promptTokens: z.number(),
+    completionTokens: z.number().optional(),
+    prompts: z.number().optional(),
+    retries: z.number(),
+  });
+  const RequestFile = z.object({
+    stage: z.string(),
+    endpoints: z.record(z.string(), z.looseObject({ stats: Stats })),
+  });
+  const lines = [
+    "| where | stage | endpoint | requests | prompt tokens | completion tokens | retries |",
+    "|---|---|---|---|---|---|---|",
+  ];
+  for (
+    const [where, dir] of [
+      ["offline", offlineDir(root)],
+      ...seeds.map((s) => [`seed ${s}`, `${root}/seed-${s}`]),
+    ]
+  ) {
+    if (!(await exists(`${dir}/requests`))) continue;
+    const files = (await Array.fromAsync(Deno.readDir(`${dir}/requests`))).map((e) => e.name).sort();
+    for (const file of files) {
+      const r = await readJson(RequestFile, `${dir}/requests/${file}`);
+      for (const [name, e] of Object.entries(r.endpoints)) {
+        const s = e.stats;
+        lines.push(
+          `| ${where} | ${r.stage} | ${name} | ${s.requests} | ${s.promptTokens} | ${
+            s.completionTokens ?? 0
+          } | ${s.retries} |`,
+        );
+      }
+    }
+  }
+  return lines.join("\n");
 }

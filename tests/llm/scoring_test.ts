@@ -151,3 +151,48 @@ Deno.test("a malformed scoring reply stops with a message naming the request", a
     await fake.shutdown();
   }
 });
+
+Deno.test("scoring retries a transient failure and loses no prompt", async () => {
+  let calls = 0;
+  const fake = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, async (req) => {
+    calls++;
+    if (calls === 1) return new Response("busy", { status: 503 });
+    const body = await req.json();
+    return Response.json({
+      id: "x",
+      object: "text_completion",
+      created: 0,
+      model: "m",
+      choices: (body.prompt as number[][]).map((p, index) => ({
+        index,
+        text: "",
+        finish_reason: "length",
+        logprobs: {
+          tokens: p.map(String),
+          text_offset: p.map((_, i) => i),
+          token_logprobs: p.map((_, i) => (i === 0 ? null : -i)),
+          top_logprobs: p.map(() => null),
+        },
+      })),
+      usage: { prompt_tokens: 5, completion_tokens: 0, total_tokens: 5 },
+    });
+  });
+  try {
+    const endpoint = new ScoringEndpoint(
+      EndpointConfig.parse({
+        model: "m",
+        baseUrl: `http://127.0.0.1:${fake.addr.port}/v1`,
+        retries: 2,
+        backoffMs: 1,
+      }),
+      { log: () => {} },
+    );
+    const r = await endpoint.score([1, 2], [[3], [4, 5]], "state 0");
+    assert.deepEqual(r.perToken, [[-2], [-2, -3]]);
+    assert.deepEqual(r.mean, [-2, -2.5]);
+    assert.equal(endpoint.stats.retries, 1);
+    assert.equal(endpoint.stats.requests, 1);
+  } finally {
+    await fake.shutdown();
+  }
+});

@@ -176,9 +176,14 @@ Deno.test({
       const config2 = AblateConfig.parse({ ...config, methods: ["sweet"] });
       const engine = (critic: string) =>
         LlmEngineConfig.parse({
-          rolloutsFrom: `${root}/offline/rollouts`,
+          rolloutsFrom: `${tmp}/rollouts.jsonl`,
           commands: { ...COMMAND_PRESETS.kit, critic },
         });
+      // The rollouts come in as one file in rollout-major order, as the released data do.
+      const rounds = await Promise.all(
+        [0, 1].map((r) => Deno.readTextFile(`${root}/offline/rollouts/r${r}.jsonl`)),
+      );
+      await Deno.writeTextFile(`${tmp}/rollouts.jsonl`, rounds.join(""));
       await assert.rejects(
         runLlmStages(config2, engine("echo the trainer ran out of memory >&2; exit 7"), [0], broken),
         (e: Error) =>
@@ -193,6 +198,7 @@ Deno.test({
           /stage critic\/sweet: the command exited 0 but wrote no model at .*critics\/sweet/.test(e.message),
       );
       assert.deepEqual(await stageTimings(`${broken}/offline`), kept, "nothing redone or lost");
+      assert.deepEqual(await new RunFolder(broken).allRollouts(), data, "the imported rounds are the run's");
     } finally {
       await Deno.remove(tmp, { recursive: true });
     }
@@ -235,4 +241,30 @@ Deno.test("LLM engine config: presets, unknown placeholders and unsupported meth
   assert.equal(llmMethodError("sweet"), undefined);
   assert.match(llmMethodError("sweet/regression")!, /scalar head/);
   assert.match(llmMethodError("single-turn")!, /embedded engine/);
+  // Scoring prompts: the kit's are the in-process critic's token ids; Llama-3.1's are text with the
+  // paper's reference sentence in front and each candidate closed by <|eot_id|>.
+  const { scoringPrompt } = await import("../../lib/pipeline/llm_engine.ts");
+  const { candidateInputs } = await import("../../lib/rl/critic.ts");
+  const { loadPrompt } = await import("../../lib/llm/prompt.ts");
+  const { fixtureTask } = await import("../fixtures.ts");
+  const system = await loadPrompt("prompts/backend_agent.md");
+  const task = fixtureTask(1);
+  const history = [{ role: "user" as const, content: task.problem_description }];
+  const base = await loadPretrained("data/policy/base", { trainable: false });
+  const kit = { tokenizer: base.tokenizer, contextLength: base.model.config.contextLength };
+  assert.deepEqual(
+    scoringPrompt({ kit, system }, true, task, history, ["What rate?"]),
+    candidateInputs(kit.tokenizer, kit.contextLength, true, task, history, ["What rate?"]),
+  );
+  base.model.dispose();
+  const llama = scoringPrompt({ system }, true, task, history, [" What rate? "]);
+  assert.ok(typeof llama.prefix === "string");
+  assert.ok(
+    llama.prefix.startsWith(`In light that the final answer is: ${task.ground_truth}.<|begin_of_text|>`),
+  );
+  assert.ok(llama.prefix.endsWith("<|start_header_id|>assistant<|end_header_id|>\n\n"));
+  assert.ok(llama.prefix.includes(task.problem_description.trim()));
+  assert.deepEqual(llama.continuations, ["What rate?<|eot_id|>"]);
+  const plain = scoringPrompt({ system }, false, task, history, ["x"]);
+  assert.ok((plain.prefix as string).startsWith("<|begin_of_text|>"));
 });

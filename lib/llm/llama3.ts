@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { ChatMessage } from "../llm/messages.ts";
+import type { ChatMessage } from "./messages.ts";
 
 /**
  * The special tokens of the template, as text.
