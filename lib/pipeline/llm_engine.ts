@@ -27,7 +27,9 @@
 import { z } from "zod";
 import { PythonHarness } from "../colbench/backend/harness/harness.ts";
 import { loadSplit } from "../colbench/backend/splits.ts";
-import { type BackendTask, type DialogueTurn, taskKey, Trajectory } from "../colbench/backend/schema.ts";
+import { BackendTask, type DialogueTurn, taskKey, Trajectory } from "../colbench/backend/schema.ts";
+import { type HumanSimulator, ScriptedSimulator } from "../colbench/backend/simulator.ts";
+import { createSimulator } from "../llm/simulators.ts";
 import { loadPretrained } from "../nn/pretrained.ts";
 import type { Tokenizer } from "../nn/tokenizer.ts";
 import { OpenAIAgent } from "../llm/agent.ts";
@@ -168,6 +170,16 @@ export const LlmEngineConfig = z.strictObject({
   ),
   startupTimeoutS: z.number().positive().default(300).describe(
     "how long a started server may take to answer",
+  ),
+  simulator: z.string().default("scripted").describe(
+    "the human: scripted (the embedded suite's simulator) or openai:<model>@<baseUrl> (an LLM; the paper's " +
+      "Llama-3.1-70B-Instruct on vLLM, which also plays released ColBench tasks)",
+  ),
+  tasks: z.strictObject({
+    train: z.string().optional().describe("train tasks JSONL whose first trainTasks are rolled out"),
+    test: z.string().optional().describe("test tasks JSONL whose first evalTasks are evaluated"),
+  }).prefault({}).describe(
+    "task files instead of the embedded splits (the released ones: deno task export --tasks … --split …)",
   ),
   rolloutsFrom: z.string().optional().describe(
     "offline rollouts to use instead of sampling them: a folder with r0.jsonl … r<k-1>.jsonl of kit " +
@@ -322,7 +334,15 @@ async function llmRollouts(run: LlmRun): Promise<Trajectory[]> {
             { ...endpointConfig(run, run.base), ...agentSettings(run, stream) },
             run.system,
           );
-          const { trajectories } = await play(run, agent, run.trainTasks, stream, `rollouts ${r + 1}/${k}`);
+          const { trajectories } = await play(
+            run,
+            agent,
+            run.trainTasks,
+            stream,
+            `rollouts ${r + 1}/${k}`,
+            undefined,
+            await human(run, stream),
+          );
           rows = trajectories.map((t) => ({ ...t, meta: { ...t.meta, rollout: r } }));
           await recordRequests(offlineDir(run.root), `rollouts/r${r}`, { policy: agent.endpoint });
         }
@@ -345,6 +365,14 @@ async function importedRollouts(from: string, r: number, k: number): Promise<Tra
   }
   const per = all.length / k;
   return all.slice(r * per, (r + 1) * per).map((t) => ({ ...t, meta: { ...t.meta, rollout: r } }));
+}
+
+/** The engine's human on a sampling stream: the scripted simulator as the embedded engine builds it, or an LLM. */
+async function human(run: LlmRun, stream: number): Promise<HumanSimulator> {
+  if (run.engine.simulator === "scripted") {
+    return new ScriptedSimulator(stream, { factsPerReply: run.config.factsPerReply });
+  }
+  return await createSimulator(run.engine.simulator, stream, run.engine.endpoint);
 }
 
 function agentSettings(run: LlmRun, seed: number) {
@@ -566,7 +594,15 @@ export async function llmEvaluate(run: LlmRun, method: Method): Promise<EvalSumm
           { ...endpointConfig(run, target), ...agentSettings(run, stream) },
           run.system,
         );
-        const evaluation = await play(run, agent, run.testTasks, stream, `eval ${method}`);
+        const evaluation = await play(
+          run,
+          agent,
+          run.testTasks,
+          stream,
+          `eval ${method}`,
+          undefined,
+          await human(run, stream),
+        );
         await writeJsonl(`${run.dir}/${file}.jsonl`, Trajectory, evaluation.trajectories);
         await recordRequests(run.dir, `eval/${method}`, { policy: agent.endpoint });
         await writeJson(`${run.dir}/${artifact}`, EvalSummary, summaryOf(method, run.seed, evaluation));
@@ -651,10 +687,19 @@ export async function runLlmStages(
   }
   const system = await loadPrompt(new URL("../../prompts/backend_agent.md", import.meta.url).pathname);
   const harness = await PythonHarness.create({ workers: config.workers });
+  const tasksOf = async (path: string, n: number, field: string) => {
+    const tasks = (await readJsonl(BackendTask, path)).slice(0, n);
+    if (tasks.length === 0) throw new Error(`tasks.${field}: ${path} holds no tasks`);
+    return tasks;
+  };
   const io = {
     harness,
-    trainTasks: (await loadSplit("train")).slice(0, config.trainTasks),
-    testTasks: await evaluationTasks(config),
+    trainTasks: engine.tasks.train
+      ? await tasksOf(engine.tasks.train, config.trainTasks, "train")
+      : (await loadSplit("train")).slice(0, config.trainTasks),
+    testTasks: engine.tasks.test
+      ? await tasksOf(engine.tasks.test, config.evalTasks, "test")
+      : await evaluationTasks(config),
   };
   let served: Served | undefined;
   try {

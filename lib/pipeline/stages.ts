@@ -25,7 +25,7 @@ import {
   Trajectory,
 } from "../colbench/backend/schema.ts";
 import { MAX_AGENT_TURNS } from "../colbench/backend/protocol.ts";
-import { ScriptedSimulator } from "../colbench/backend/simulator.ts";
+import { type HumanSimulator, ScriptedSimulator } from "../colbench/backend/simulator.ts";
 import type { Transformer } from "../nn/model.ts";
 import { loadPretrained, type Pretrained, savePretrained } from "../nn/pretrained.ts";
 import {
@@ -285,9 +285,11 @@ export async function play(
   streamSeed: number,
   label: string,
   maxTurns?: number,
+  /** The human (default: the scripted simulator on `streamSeed`, stating `factsPerReply` facts a reply). */
+  human?: HumanSimulator,
 ): Promise<Evaluation> {
   const progress = new Progress(label, tasks.length);
-  const simulator = new ScriptedSimulator(streamSeed, { factsPerReply: run.config.factsPerReply });
+  const simulator = human ?? new ScriptedSimulator(streamSeed, { factsPerReply: run.config.factsPerReply });
   const evaluation = await evaluateAgent(tasks, agent, simulator, run.harness, {
     ...(maxTurns ? { maxTurns } : {}),
     seed: run.seed,
