@@ -95,24 +95,26 @@ export const COMMAND_PRESETS = {
     serve: "vllm serve {model} --served-model-name {name} --port {port} --max-model-len 16384",
     critic: "deno task export --run {run} --what critic --format openrlhf --out {data} && " +
       "deepspeed --module openrlhf.cli.train_dpo --pretrain {base} --dataset {data} --save_path {out} " +
+      "--chosen_key chosen --rejected_key rejected " +
       '--mean_log_prob --response_template "<|start_header_id|>assistant<|end_header_id|>" --max_len 8192 ' +
       "--max_epochs {epochs} --learning_rate {lr} --beta {beta} --nll_loss_coef {nll_coef} " +
       "--train_batch_size {batch_size} --micro_train_batch_size 1 --zero_stage 3 --bf16 --flash_attn " +
       "--gradient_checkpointing",
     actor: "deno task export --run {run} --seed {seed} --variant {variant} --what actor --format openrlhf " +
       "--out {data} && deepspeed --module openrlhf.cli.train_dpo --pretrain {base} --dataset {data} " +
-      "--save_path {out} --max_len 16384 --max_epochs {epochs} --learning_rate {lr} --beta {beta} " +
-      "--nll_loss_coef {nll_coef} --train_batch_size {batch_size} --micro_train_batch_size 1 --zero_stage 3 " +
-      "--bf16 --flash_attn --gradient_checkpointing",
+      "--chosen_key chosen --rejected_key rejected --save_path {out} --max_len 16384 --max_epochs {epochs} " +
+      "--learning_rate {lr} --beta {beta} --nll_loss_coef {nll_coef} --train_batch_size {batch_size} " +
+      "--micro_train_batch_size 1 --zero_stage 3 --bf16 --flash_attn --gradient_checkpointing",
     "multi-turn-dpo": "deno task export --run {run} --what critic --format openrlhf --without-info true " +
       "--out {data} && deepspeed --module openrlhf.cli.train_dpo --pretrain {base} --dataset {data} " +
+      "--chosen_key chosen --rejected_key rejected " +
       '--save_path {out} --response_template "<|start_header_id|>assistant<|end_header_id|>" --max_len 16384 ' +
       "--max_epochs {epochs} --learning_rate {lr} --beta {beta} --nll_loss_coef {nll_coef} " +
       "--train_batch_size {batch_size} --micro_train_batch_size 1 --zero_stage 3 --bf16 --flash_attn " +
       "--gradient_checkpointing",
     rft: "deno task export --run {run} --what rft --format sft --out {data} && deepspeed --module " +
       "openrlhf.cli.train_sft --pretrain {base} --dataset {data} --input_key messages --apply_chat_template " +
-      "--save_path {out} --max_len 16384 --max_epochs {epochs} --learning_rate {lr} " +
+      "--multiturn --save_path {out} --max_len 16384 --max_epochs {epochs} --learning_rate {lr} " +
       "--train_batch_size {batch_size} --micro_train_batch_size 1 --zero_stage 3 --bf16 --flash_attn",
   },
   trl: {
