@@ -17,6 +17,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { BLAS_VARIABLE } from "../../lib/nn/blas.ts";
 import { selectBackend } from "../../lib/nn/backend.ts";
+import { onWasm } from "../nn/engine.ts";
 import { loadPretrained } from "../../lib/nn/pretrained.ts";
 import { AblateConfig } from "../../lib/pipeline/config.ts";
 import { RunFolder } from "../../lib/pipeline/run_folder.ts";
@@ -26,7 +27,6 @@ import { scoreCandidates } from "../../lib/rl/critic.ts";
 import { statePairs } from "../../lib/rl/pairs.ts";
 import { readJson, readJsonl } from "../../lib/util/jsonl.ts";
 
-Deno.env.set(BLAS_VARIABLE, "off"); // bit-exact comparisons need one engine here and in the commands
 await selectBackend("wasm", { quiet: true });
 
 const METHODS = "zero-shot,multi-turn-dpo,sweet";
@@ -54,6 +54,8 @@ function ablate(root: string, overrides: string): Deno.ChildProcess {
       "--out",
       root,
     ],
+    // Byte-exact comparisons need one engine in the commands and here (see onWasm below): the stock kernels.
+    env: { [BLAS_VARIABLE]: "off" },
     stdout: "piped",
     stderr: "piped",
   }).spawn();
@@ -62,6 +64,51 @@ function ablate(root: string, overrides: string): Deno.ChildProcess {
 async function same(a: string, b: string): Promise<boolean> {
   const [x, y] = await Promise.all([Deno.readFile(a), Deno.readFile(b)]);
   return x.length === y.length && x.every((v, i) => v === y[i]);
+}
+
+/** The embedded engine's code on the LLM engine's rollouts and candidates gives its critic, ranks, pairs and policies. */
+async function sameAsEmbedded(root: string, tmp: string): Promise<void> {
+  const seedDir = `${root}/seed-0`;
+  const folder = new RunFolder(root);
+  const config = AblateConfig.parse(await folder.config());
+  const base = await loadPretrained(config.policy, { trainable: false });
+  const run = { config, seed: 0, base };
+  const data = await folder.allRollouts();
+  const rows = await folder.candidates();
+  const served = await readJsonl(RankRow, `${seedDir}/ranks/sweet.jsonl`);
+  await trainCriticTo(run, data, "sweet", config.critic.epochs, `${tmp}/critic`);
+  assert.ok(await same(`${tmp}/critic/weights.bin`, `${seedDir}/critics/sweet/weights.bin`), "critic");
+  const critic = await loadPretrained(`${tmp}/critic`, { trainable: false });
+  for (const [i, row] of rows.entries()) {
+    const local = await scoreCandidates(
+      critic.model,
+      base.model,
+      base.tokenizer,
+      "sweet",
+      data[row.trajectory].task,
+      historyOf(data, row),
+      row.candidates,
+    );
+    local.forEach((x, k) => assert.ok(Math.abs(x - served[i].scores[k]) < 1e-4, `state ${i} candidate ${k}`));
+    // Pairs as texts: duplicate candidates (common among short questions) score the same up to the last
+    // bits, and which of two equal texts a tie picks changes no pair.
+    const stream = { seed: 0, variant: "sweet", state: row.state };
+    const texts = (pairs: [number, number][]) => pairs.map((p) => p.map((k) => row.candidates[k]));
+    assert.deepEqual(
+      texts(statePairs(served[i].scores, config.pairsPerState, stream)),
+      texts(statePairs(local, config.pairsPerState, stream)),
+      `state ${i}: pairs`,
+    );
+  }
+  critic.model.dispose();
+  await trainMethodTo(run, "sweet", data, { rows, scored: served }, `${tmp}/actor`);
+  assert.ok(await same(`${tmp}/actor/weights.bin`, `${seedDir}/policies/sweet/weights.bin`), "actor");
+  await trainMethodTo(run, "multi-turn-dpo", data, undefined, `${tmp}/mtdpo`);
+  assert.ok(
+    await same(`${tmp}/mtdpo/weights.bin`, `${seedDir}/policies/multi-turn-dpo/weights.bin`),
+    "MT-DPO",
+  );
+  base.model.dispose();
 }
 
 Deno.test({
@@ -127,53 +174,13 @@ Deno.test({
       );
 
       // From the engine's own rollouts and candidates, the embedded engine's code gives the same artifacts.
-      const folder = new RunFolder(root);
-      const config = AblateConfig.parse(await folder.config());
-      const base = await loadPretrained(config.policy, { trainable: false });
-      const run = { config, seed: 0, base };
-      const data = await folder.allRollouts();
-      const rows = await folder.candidates();
-      const served = await readJsonl(RankRow, `${seedDir}/ranks/sweet.jsonl`);
-      await trainCriticTo(run, data, "sweet", config.critic.epochs, `${tmp}/critic`);
-      assert.ok(await same(`${tmp}/critic/weights.bin`, `${seedDir}/critics/sweet/weights.bin`), "critic");
-      const critic = await loadPretrained(`${tmp}/critic`, { trainable: false });
-      for (const [i, row] of rows.entries()) {
-        const local = await scoreCandidates(
-          critic.model,
-          base.model,
-          base.tokenizer,
-          "sweet",
-          data[row.trajectory].task,
-          historyOf(data, row),
-          row.candidates,
-        );
-        local.forEach((x, k) =>
-          assert.ok(Math.abs(x - served[i].scores[k]) < 1e-4, `state ${i} candidate ${k}`)
-        );
-        // Pairs as texts: duplicate candidates (common among short questions) score the same up to the last
-        // bits, and which of two equal texts a tie picks changes no pair.
-        const stream = { seed: 0, variant: "sweet", state: row.state };
-        const texts = (pairs: [number, number][]) => pairs.map((p) => p.map((k) => row.candidates[k]));
-        assert.deepEqual(
-          texts(statePairs(served[i].scores, config.pairsPerState, stream)),
-          texts(statePairs(local, config.pairsPerState, stream)),
-          `state ${i}: pairs`,
-        );
-      }
-      critic.model.dispose();
-      await trainMethodTo(run, "sweet", data, { rows, scored: served }, `${tmp}/actor`);
-      assert.ok(await same(`${tmp}/actor/weights.bin`, `${seedDir}/policies/sweet/weights.bin`), "actor");
-      await trainMethodTo(run, "multi-turn-dpo", data, undefined, `${tmp}/mtdpo`);
-      assert.ok(
-        await same(`${tmp}/mtdpo/weights.bin`, `${seedDir}/policies/multi-turn-dpo/weights.bin`),
-        "MT-DPO",
-      );
-      base.model.dispose();
+      await onWasm(false, () => sameAsEmbedded(root, tmp));
 
       // A failing training command, and one that writes no model, stop with the stage's name; nothing written
       // before is lost, and a fixed template resumes the folder.
       const broken = `${tmp}/broken`;
-      const config2 = AblateConfig.parse({ ...config, methods: ["sweet"] });
+      const config2 = AblateConfig.parse({ ...await new RunFolder(root).config(), methods: ["sweet"] });
+      const data = await new RunFolder(root).allRollouts();
       const engine = (critic: string) =>
         LlmEngineConfig.parse({
           rolloutsFrom: `${tmp}/rollouts.jsonl`,
