@@ -75,6 +75,30 @@ interface KitCompletion {
 }
 
 /**
+ * The `openai` client for an endpoint: the key from the config or its variable, the base URL from the config
+ * or `OPENAI_BASE_URL`, the config's timeout, and no retries of its own (every retry is the caller's, logged
+ * and classified by retry.ts).
+ *
+ * @example
+ * ```ts
+ * import { openaiClient } from "./endpoint.ts";
+ * import { EndpointConfig } from "./config.ts";
+ * const client = openaiClient(EndpointConfig.parse({ model: "base", baseUrl: "http://127.0.0.1:8000/v1" }));
+ * ```
+ */
+export function openaiClient(config: EndpointConfig): OpenAI {
+  const apiKey = config.apiKey ?? Deno.env.get(config.apiKeyEnv) ?? "";
+  const baseURL = config.baseUrl ?? Deno.env.get("OPENAI_BASE_URL");
+  return new OpenAI({
+    // Local OpenAI-compatible servers need no key, but the client refuses to start without one.
+    apiKey: apiKey === "" ? "none" : apiKey,
+    ...(baseURL ? { baseURL } : {}),
+    maxRetries: 0,
+    timeout: config.timeoutMs,
+  });
+}
+
+/**
  * A chat endpoint.
  *
  * @example
@@ -103,16 +127,7 @@ export class ChatEndpoint {
   };
 
   constructor(readonly config: EndpointConfig, hooks: EndpointHooks = {}) {
-    const apiKey = config.apiKey ?? Deno.env.get(config.apiKeyEnv) ?? "";
-    const baseURL = config.baseUrl ?? Deno.env.get("OPENAI_BASE_URL");
-    this.#client = new OpenAI({
-      // Local OpenAI-compatible servers need no key, but the client refuses to start without one.
-      apiKey: apiKey === "" ? "none" : apiKey,
-      ...(baseURL ? { baseURL } : {}),
-      // Retries are ours: logged, counted, and with the classification of retry.ts.
-      maxRetries: 0,
-      timeout: config.timeoutMs,
-    });
+    this.#client = openaiClient(config);
     this.#limiter = new Limiter(config.concurrency);
     this.#log = hooks.log ?? ((line) => console.warn(line));
     if (hooks.sleep) this.#sleep = hooks.sleep;

@@ -12,8 +12,9 @@
  *
  * @module
  */
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type { EndpointConfig } from "./config.ts";
+import { openaiClient } from "./endpoint.ts";
 import { Limiter } from "./limiter.ts";
 import { classifyFailure, describeFailure, RetriesExhaustedError, withRetries } from "./retry.ts";
 import { CompletionResponse } from "./wire.ts";
@@ -64,14 +65,7 @@ export class ScoringEndpoint {
   readonly stats: ScoringStats = { requests: 0, prompts: 0, promptTokens: 0, retries: 0 };
 
   constructor(readonly config: EndpointConfig, hooks: { log?: (line: string) => void } = {}) {
-    const apiKey = config.apiKey ?? Deno.env.get(config.apiKeyEnv) ?? "";
-    const baseURL = config.baseUrl ?? Deno.env.get("OPENAI_BASE_URL");
-    this.#client = new OpenAI({
-      apiKey: apiKey === "" ? "none" : apiKey,
-      ...(baseURL ? { baseURL } : {}),
-      maxRetries: 0,
-      timeout: config.timeoutMs,
-    });
+    this.#client = openaiClient(config);
     this.#limiter = new Limiter(config.concurrency);
     this.#log = hooks.log ?? ((line) => console.warn(line));
   }

@@ -119,6 +119,19 @@ function stopCut(
   return { tokens: tokens.length, at: Math.min(...hits) };
 }
 
+/** A 404 unless `asked` is the model served here. */
+function checkModel(asked: string, served: string): void {
+  if (asked !== served) {
+    throw new HttpError(
+      404,
+      `model "${asked}" is not served here; this server serves "${served}"`,
+      "invalid_request_error",
+      "model",
+      "model_not_found",
+    );
+  }
+}
+
 /** A random 32-bit seed for requests that bring none. */
 function freshSeed(): number {
   return crypto.getRandomValues(new Uint32Array(1))[0];
@@ -141,15 +154,7 @@ export async function completeChat(
   body: ChatCompletionBody,
 ): Promise<Record<string, unknown>> {
   const { model, tokenizer: tok } = options;
-  if (body.model !== options.modelId) {
-    throw new HttpError(
-      404,
-      `model "${body.model}" is not served here; this server serves "${options.modelId}"`,
-      "invalid_request_error",
-      "model",
-      "model_not_found",
-    );
-  }
+  checkModel(body.model, options.modelId);
   const history = historyOf(body.messages);
   const cap = options.maxTokens ?? 200;
   const asked = body.max_completion_tokens ?? body.max_tokens;
@@ -226,15 +231,7 @@ export async function scorePrompts(
   body: CompletionBody,
 ): Promise<Record<string, unknown>> {
   const { model, tokenizer: tok } = options;
-  if (body.model !== options.modelId) {
-    throw new HttpError(
-      404,
-      `model "${body.model}" is not served here; this server serves "${options.modelId}"`,
-      "invalid_request_error",
-      "model",
-      "model_not_found",
-    );
-  }
+  checkModel(body.model, options.modelId);
   const single = typeof body.prompt === "string" || typeof body.prompt[0] === "number";
   const prompts = (single ? [body.prompt] : body.prompt) as (string | number[])[];
   const ctx = model.config.contextLength;
