@@ -10,7 +10,7 @@
  *   same model, same temperature, same prompt rendering (the server test checks a seeded request equals the
  *   per-episode policy agent).
  * - from the same rollouts and candidates on, everything is equal: the critic (byte for byte), its ranks (to
- *   1e-4, as served log-probabilities), the pairs (the same indices), the actor and the multi-turn DPO
+ *   1e-4, as served log-probabilities), the pairs (the same texts), the actor, the RFT and the multi-turn DPO
  *   policy (byte for byte).
  */
 import assert from "node:assert/strict";
@@ -29,7 +29,7 @@ import { readJson, readJsonl } from "../../lib/util/jsonl.ts";
 
 await selectBackend("wasm", { quiet: true });
 
-const METHODS = "zero-shot,multi-turn-dpo,sweet";
+const METHODS = "zero-shot,rft,multi-turn-dpo,sweet";
 const OVERRIDES = {
   evalTasks: 3,
   bestOfN: { n: [1], tasks: 3, variants: [] },
@@ -103,6 +103,8 @@ async function sameAsEmbedded(root: string, tmp: string): Promise<void> {
   critic.model.dispose();
   await trainMethodTo(run, "sweet", data, { rows, scored: served }, `${tmp}/actor`);
   assert.ok(await same(`${tmp}/actor/weights.bin`, `${seedDir}/policies/sweet/weights.bin`), "actor");
+  await trainMethodTo(run, "rft", data, undefined, `${tmp}/rft`);
+  assert.ok(await same(`${tmp}/rft/weights.bin`, `${seedDir}/policies/rft/weights.bin`), "RFT");
   await trainMethodTo(run, "multi-turn-dpo", data, undefined, `${tmp}/mtdpo`);
   assert.ok(
     await same(`${tmp}/mtdpo/weights.bin`, `${seedDir}/policies/multi-turn-dpo/weights.bin`),
@@ -150,7 +152,7 @@ Deno.test({
       for (const [name, seconds] of Object.entries(before)) {
         assert.equal(after[name], seconds, `${name} redone`);
       }
-      for (const stage of ["ranks/sweet", "train/sweet", "train/multi-turn-dpo", "eval/sweet"]) {
+      for (const stage of ["ranks/sweet", "train/sweet", "train/multi-turn-dpo", "train/rft", "eval/sweet"]) {
         assert.ok(stage in after, `${stage} ran`);
       }
       // The results table reads the engine's artifacts like the embedded ones, and says which engine.
@@ -159,7 +161,7 @@ Deno.test({
         `${root}/results.json`,
       );
       assert.match(results.engine, /llm engine/);
-      assert.equal(results.methods.length, 3);
+      assert.equal(results.methods.length, 4);
       const requests = await readJson(
         z.object({
           endpoints: z.record(
