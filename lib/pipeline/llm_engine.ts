@@ -51,9 +51,9 @@ import { CommandError, fillTemplate, runCommand, type Served, startServed } from
 import {
   CANDIDATE_CHUNK,
   CANDIDATE_STREAM,
+  candidateChunks,
   CandidateRow,
   criticName,
-  eachShared,
   EVAL_STREAM,
   EvalSummary,
   exists,
@@ -63,10 +63,11 @@ import {
   rankingName,
   RankRow,
   ReferenceRow,
+  referenceScoreRows,
+  rolloutRounds,
   slug,
   stage,
   StageBusy,
-  states,
   summaryOf,
 } from "./stages.ts";
 
@@ -320,40 +321,28 @@ async function withServed<T>(
   }
 }
 
-/** Rollouts (offline, shared): sampled from the policy endpoint, or copied from `rolloutsFrom`. */
+/** Rollouts (offline, shared): sampled from the policy endpoint, or taken from `rolloutsFrom`. */
 async function llmRollouts(run: LlmRun): Promise<Trajectory[]> {
-  const { rollouts: k, dataSeed } = run.config;
-  const file = (r: number) => `rollouts/r${r}.jsonl`;
-  await eachShared(
-    Array.from({ length: k }, (_, r) => () =>
-      stage(run, `rollouts/r${r}`, file(r), async () => {
-        let rows: Trajectory[];
-        if (run.engine.rolloutsFrom) {
-          rows = await importedRollouts(run.engine.rolloutsFrom, r, k);
-        } else {
-          const stream = dataSeed * 100 + r;
-          const agent = new OpenAIAgent(
-            { ...endpointConfig(run, run.base), ...agentSettings(run, stream) },
-            run.system,
-          );
-          const { trajectories } = await play(
-            run,
-            agent,
-            run.trainTasks,
-            stream,
-            `rollouts ${r + 1}/${k}`,
-            undefined,
-            await human(run, stream),
-          );
-          rows = trajectories.map((t) => ({ ...t, meta: { ...t.meta, rollout: r } }));
-          await recordRequests(offlineDir(run.root), `rollouts/r${r}`, { policy: agent.endpoint });
-        }
-        await writeJsonl(`${offlineDir(run.root)}/${file(r)}`, Trajectory, rows);
-      }, { shared: true })),
-  );
-  const all: Trajectory[] = [];
-  for (let r = 0; r < k; r++) all.push(...await readJsonl(Trajectory, `${offlineDir(run.root)}/${file(r)}`));
-  return all;
+  const k = run.config.rollouts;
+  return await rolloutRounds(run, async (r) => {
+    if (run.engine.rolloutsFrom) return await importedRollouts(run.engine.rolloutsFrom, r, k);
+    const stream = run.config.dataSeed * 100 + r;
+    const agent = new OpenAIAgent(
+      { ...endpointConfig(run, run.base), ...agentSettings(run, stream) },
+      run.system,
+    );
+    const { trajectories } = await play(
+      run,
+      agent,
+      run.trainTasks,
+      stream,
+      `rollouts ${r + 1}/${k}`,
+      undefined,
+      await human(run, stream),
+    );
+    await recordRequests(offlineDir(run.root), `rollouts/r${r}`, { policy: agent.endpoint });
+    return trajectories;
+  });
 }
 
 /** Round `r` of `k` of imported rollouts: `<from>/r<r>.jsonl`, or the r-th of k equal parts of one file. */
@@ -366,7 +355,7 @@ async function importedRollouts(from: string, r: number, k: number): Promise<Tra
     );
   }
   const per = all.length / k;
-  return all.slice(r * per, (r + 1) * per).map((t) => ({ ...t, meta: { ...t.meta, rollout: r } }));
+  return all.slice(r * per, (r + 1) * per);
 }
 
 /** The engine's human on a sampling stream: the scripted simulator as the embedded engine builds it, or an LLM. */
@@ -391,42 +380,29 @@ async function offline(run: LlmRun): Promise<Trajectory[]> {
  * its own seed (`episodeSeed(stream + state, k, task)`), in chunks of the embedded engine's size.
  */
 async function llmCandidates(run: LlmRun, data: readonly Trajectory[]): Promise<CandidateRow[]> {
-  const list = states(run, data);
-  const chunks = Math.ceil(list.length / CANDIDATE_CHUNK);
-  const file = (c: number) => `candidates/${String(c).padStart(4, "0")}.jsonl`;
   const n = run.config.candidates;
-  await eachShared(
-    Array.from({ length: chunks }, (_, c) => () =>
-      stage(run, `candidates/${c}`, file(c), async () => {
-        const lo = c * CANDIDATE_CHUNK;
-        const chunk = list.slice(lo, lo + CANDIDATE_CHUNK);
-        const endpoint = new ChatEndpoint(endpointConfig(run, run.base));
-        const progress = new Progress(`candidates ${c + 1}/${chunks}`, chunk.length);
-        let done = 0;
-        const stream = run.config.dataSeed * 100 + CANDIDATE_STREAM;
-        const rows = await Promise.all(chunk.map(async (s, i) => {
-          const state = lo + i;
-          const key = taskKey(data[s.trajectory].task);
-          const texts = await Promise.all(Array.from({ length: n }, async (_, k) =>
-            (await endpoint.complete({
-              messages: chatMessages(s.history, run.system.text),
-              temperature: run.config.temperature,
-              maxTokens: run.engine.maxTokens,
-              seed: episodeSeed(stream + state, k, key),
-            }, `candidates state ${state} sample ${k}`)).text));
-          progress.update(++done);
-          return { state, trajectory: s.trajectory, turn: s.turn, candidates: texts };
-        }));
-        progress.done();
-        await writeJsonl(`${offlineDir(run.root)}/${file(c)}`, CandidateRow, rows);
-        await recordRequests(offlineDir(run.root), `candidates/${c}`, { policy: endpoint });
-      }, { shared: true })),
-  );
-  const rows: CandidateRow[] = [];
-  for (let c = 0; c < chunks; c++) {
-    rows.push(...await readJsonl(CandidateRow, `${offlineDir(run.root)}/${file(c)}`));
-  }
-  return rows;
+  const stream = run.config.dataSeed * 100 + CANDIDATE_STREAM;
+  return await candidateChunks(run, data, async (list, first, label) => {
+    const endpoint = new ChatEndpoint(endpointConfig(run, run.base));
+    const progress = new Progress(label, list.length);
+    let done = 0;
+    const rows = await Promise.all(list.map(async (s, i) => {
+      const state = first + i;
+      const key = taskKey(data[s.trajectory].task);
+      const texts = await Promise.all(Array.from({ length: n }, async (_, k) =>
+        (await endpoint.complete({
+          messages: chatMessages(s.history, run.system.text),
+          temperature: run.config.temperature,
+          maxTokens: run.engine.maxTokens,
+          seed: episodeSeed(stream + state, k, key),
+        }, `candidates state ${state} sample ${k}`)).text));
+      progress.update(++done);
+      return { state, trajectory: s.trajectory, turn: s.turn, candidates: texts };
+    }));
+    progress.done();
+    await recordRequests(offlineDir(run.root), `candidates/${first / CANDIDATE_CHUNK}`, { policy: endpoint });
+    return rows;
+  });
 }
 
 /** Scores every state's candidates through a scoring endpoint, the state's prompt as the kit renders it. */
@@ -485,18 +461,13 @@ async function llmReferenceScores(
   rows: readonly CandidateRow[],
   withInfo: boolean,
 ): Promise<ReferenceRow[]> {
-  const name = `reference-scores/${withInfo ? "with-info" : "plain"}`;
-  await stage(run, name, `${name}.jsonl`, async () => {
+  return await referenceScoreRows(run, withInfo, async (label) => {
     const endpoint = new ScoringEndpoint(endpointConfig(run, run.base));
-    const scores = await scoreStates(run, endpoint, data, rows, withInfo, name);
-    await writeJsonl(
-      `${offlineDir(run.root)}/${name}.jsonl`,
-      ReferenceRow,
-      rows.map((row, i) => ({ state: row.state, sum: scores[i].sum, mean: scores[i].mean })),
-    );
+    const scores = await scoreStates(run, endpoint, data, rows, withInfo, label);
+    const name = `reference-scores/${withInfo ? "with-info" : "plain"}`;
     await recordRequests(offlineDir(run.root), name, { reference: endpoint });
-  }, { shared: true });
-  return await readJsonl(ReferenceRow, `${offlineDir(run.root)}/${name}.jsonl`);
+    return rows.map((row, i) => ({ state: row.state, sum: scores[i].sum, mean: scores[i].mean }));
+  });
 }
 
 /** The critic of a ranking, trained by `commands.critic` into `critics/<name>`. */
@@ -507,7 +478,6 @@ async function llmCritic(run: LlmRun, ranking: MethodRanking): Promise<string> {
   const c = run.config.critic;
   await trainCommand(run, "critic", `critic/${name}`, out, {
     variant: ranking.variant,
-    method: `sweet/${ranking.variant}`,
     epochs,
     lr: c.lr,
     beta: c.beta,

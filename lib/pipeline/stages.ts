@@ -45,7 +45,7 @@ import { Progress } from "../util/progress.ts";
 import { type AblateConfig, type Method, type MethodRanking, rankingOf } from "./config.ts";
 
 /** Longest sampled turn, in tokens (answers are ~100). */
-export const MAX_TURN_TOKENS = 200;
+const MAX_TURN_TOKENS = 200;
 /** Sampling stream of every evaluation (methods share it: common random numbers sharpen comparisons). */
 export const EVAL_STREAM = 99;
 /** Sampling streams of the candidates start here (one per batch of states), clear of the rollouts'. */
@@ -249,7 +249,7 @@ export async function clearStaleLocks(root: string): Promise<void> {
  * Runs each of several independent shared stages not yet done or taken, then throws {@link StageBusy}
  * if another process still holds one: parallel processes split the work instead of waiting.
  */
-export async function eachShared(stages: readonly (() => Promise<void>)[]): Promise<void> {
+async function eachShared(stages: readonly (() => Promise<void>)[]): Promise<void> {
   let busy: StageBusy | undefined;
   for (const run of stages) {
     try {
@@ -304,20 +304,29 @@ export async function play(
  * rollout-major as in the reference files; each rollout index is its own stage.
  */
 export async function rollouts(run: SeedRun): Promise<Trajectory[]> {
-  const { rollouts: k, dataSeed } = run.config;
+  const k = run.config.rollouts;
+  return await rolloutRounds(run, async (r) => {
+    const stream = run.config.dataSeed * 100 + r;
+    const agent = policyAgent(run, run.base.model, stream);
+    return (await play(run, agent, run.trainTasks, stream, `rollouts ${r + 1}/${k}`)).trajectories;
+  });
+}
+
+/**
+ * The rollouts stage of any engine: round `r` of the config's `rollouts` comes from `round(r)` (tagged
+ * `meta.rollout = r`) and is written to `offline/rollouts/r<r>.jsonl` as a shared stage of its own; the
+ * rounds are then read back, rollout-major.
+ */
+export async function rolloutRounds(
+  run: StageRun & Pick<SeedRun, "config">,
+  round: (r: number) => Promise<Trajectory[]>,
+): Promise<Trajectory[]> {
+  const k = run.config.rollouts;
   const file = (r: number) => `rollouts/r${r}.jsonl`;
   await eachShared(
     Array.from({ length: k }, (_, r) => () =>
       stage(run, `rollouts/r${r}`, file(r), async () => {
-        const stream = dataSeed * 100 + r;
-        const { trajectories } = await play(
-          run,
-          policyAgent(run, run.base.model, stream),
-          run.trainTasks,
-          stream,
-          `rollouts ${r + 1}/${k}`,
-        );
-        const rows = trajectories.map((t) => ({ ...t, meta: { ...t.meta, rollout: r } }));
+        const rows = (await round(r)).map((t) => ({ ...t, meta: { ...t.meta, rollout: r } }));
         await writeJsonl(`${offlineDir(run.root)}/${file(r)}`, Trajectory, rows);
       }, { shared: true })),
   );
@@ -333,7 +342,7 @@ async function offlineData(run: SeedRun): Promise<Trajectory[]> {
 }
 
 /** The states of the actor's data: every agent turn of the first `stateFraction` of the rollouts. */
-export function states(
+function states(
   run: Pick<SeedRun, "config">,
   data: readonly Trajectory[],
 ): { trajectory: number; turn: number; history: DialogueTurn[] }[] {
@@ -351,6 +360,26 @@ export const CANDIDATE_CHUNK = 32;
  * policy, in chunks of {@link CANDIDATE_CHUNK} states.
  */
 export async function candidates(run: SeedRun, data: readonly Trajectory[]): Promise<CandidateRow[]> {
+  return await candidateChunks(
+    run,
+    data,
+    (list, first, label) => sampleCandidates(run, data, list, first, label),
+  );
+}
+
+/** A state of the actor's data (see {@link states}). */
+export type ActorState = ReturnType<typeof states>[number];
+
+/**
+ * The candidates stage of any engine: the states are cut into chunks of {@link CANDIDATE_CHUNK}, each a
+ * shared stage whose rows `sample(chunk, first state, label)` returns; the chunks are then read back in
+ * state order.
+ */
+export async function candidateChunks(
+  run: StageRun & Pick<SeedRun, "config">,
+  data: readonly Trajectory[],
+  sample: (list: ActorState[], first: number, label: string) => Promise<CandidateRow[]>,
+): Promise<CandidateRow[]> {
   const list = states(run, data);
   const chunks = Math.ceil(list.length / CANDIDATE_CHUNK);
   const file = (c: number) => `candidates/${String(c).padStart(4, "0")}.jsonl`;
@@ -358,13 +387,7 @@ export async function candidates(run: SeedRun, data: readonly Trajectory[]): Pro
     Array.from({ length: chunks }, (_, c) => () =>
       stage(run, `candidates/${c}`, file(c), async () => {
         const lo = c * CANDIDATE_CHUNK;
-        const rows = await sampleCandidates(
-          run,
-          data,
-          list.slice(lo, lo + CANDIDATE_CHUNK),
-          lo,
-          `candidates ${c + 1}/${chunks}`,
-        );
+        const rows = await sample(list.slice(lo, lo + CANDIDATE_CHUNK), lo, `candidates ${c + 1}/${chunks}`);
         await writeJsonl(`${offlineDir(run.root)}/${file(c)}`, CandidateRow, rows);
       }, { shared: true })),
   );
@@ -379,7 +402,7 @@ export async function candidates(run: SeedRun, data: readonly Trajectory[]): Pro
 async function sampleCandidates(
   run: SeedRun,
   data: readonly Trajectory[],
-  list: ReturnType<typeof states>,
+  list: ActorState[],
   first: number,
   label: string,
 ): Promise<CandidateRow[]> {
@@ -491,13 +514,9 @@ async function referenceRanks(
   data: readonly Trajectory[],
   rows: readonly CandidateRow[],
   withInfo: boolean,
-): Promise<z.infer<typeof ReferenceRow>[]> {
-  const artifact = `reference-scores/${withInfo ? "with-info" : "plain"}.jsonl`;
-  await stage(run, artifact.replace(/\.jsonl$/, ""), artifact, async () => {
-    const progress = new Progress(
-      `reference scores (${withInfo ? "with" : "without"} the reference)`,
-      rows.length,
-    );
+): Promise<ReferenceRow[]> {
+  return await referenceScoreRows(run, withInfo, async (label) => {
+    const progress = new Progress(label, rows.length);
     const out = [];
     for (const [i, row] of rows.entries()) {
       const r = await referenceScores(
@@ -512,9 +531,25 @@ async function referenceRanks(
       out.push({ state: row.state, sum: r.sum, mean: r.mean });
     }
     progress.done();
-    await writeJsonl(`${offlineDir(run.root)}/${artifact}`, ReferenceRow, out);
+    return out;
+  });
+}
+
+/**
+ * The reference-scores stage of any engine (offline, shared): `offline/reference-scores/with-info.jsonl` or
+ * `plain.jsonl`, the rows `score(label)` returns; then read back.
+ */
+export async function referenceScoreRows(
+  run: StageRun,
+  withInfo: boolean,
+  score: (label: string) => Promise<ReferenceRow[]>,
+): Promise<ReferenceRow[]> {
+  const name = `reference-scores/${withInfo ? "with-info" : "plain"}`;
+  await stage(run, name, `${name}.jsonl`, async () => {
+    const out = await score(`reference scores (${withInfo ? "with" : "without"} the reference)`);
+    await writeJsonl(`${offlineDir(run.root)}/${name}.jsonl`, ReferenceRow, out);
   }, { shared: true });
-  return await readJsonl(ReferenceRow, `${offlineDir(run.root)}/${artifact}`);
+  return await readJsonl(ReferenceRow, `${offlineDir(run.root)}/${name}.jsonl`);
 }
 
 /**
