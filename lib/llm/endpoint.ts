@@ -8,7 +8,13 @@
 import OpenAI from "openai";
 import type { EndpointConfig } from "./config.ts";
 import { Limiter } from "./limiter.ts";
-import { classifyFailure, describeFailure, RetriesExhaustedError, withRetries } from "./retry.ts";
+import {
+  classifyFailure,
+  describeFailure,
+  RetriesExhaustedError,
+  retryOptionsOf,
+  withRetries,
+} from "./retry.ts";
 import type { ChatMessage, VisionMessage } from "./messages.ts";
 
 /**
@@ -157,17 +163,10 @@ export class ChatEndpoint {
               ...(request.seed !== undefined ? { seed: request.seed } : {}),
               ...(request.stop && request.stop.length > 0 ? { stop: request.stop } : {}),
             }),
-          {
-            retries: this.config.retries,
-            backoffMs: this.config.backoffMs,
-            maxBackoffMs: this.config.maxBackoffMs,
-            label,
-            log: (line) => {
-              this.stats.retries++;
-              this.#log(line);
-            },
-            ...(this.#sleep ? { sleep: this.#sleep } : {}),
-          },
+          retryOptionsOf(this.config, label, (line) => {
+            this.stats.retries++;
+            this.#log(line);
+          }, this.#sleep),
         );
         this.stats.requests++;
         this.stats.promptTokens += completion.usage?.prompt_tokens ?? 0;

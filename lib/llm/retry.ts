@@ -76,6 +76,32 @@ export interface RetryOptions {
 }
 
 /**
+ * The retry options of a request to an endpoint: the config's retries and backoff, the request's label, and
+ * `onRetry` for each retry's log line (an endpoint counts it, then logs it).
+ *
+ * @example
+ * ```ts
+ * import { retryOptionsOf } from "./retry.ts";
+ * const options = retryOptionsOf({ retries: 5, backoffMs: 1000, maxBackoffMs: 30000 }, "state 3", console.warn);
+ * ```
+ */
+export function retryOptionsOf(
+  config: Pick<RetryOptions, "retries" | "backoffMs" | "maxBackoffMs">,
+  label: string,
+  onRetry: (line: string) => void,
+  sleep?: (ms: number) => Promise<void>,
+): RetryOptions {
+  return {
+    retries: config.retries,
+    backoffMs: config.backoffMs,
+    maxBackoffMs: config.maxBackoffMs,
+    label,
+    log: onRetry,
+    ...(sleep ? { sleep } : {}),
+  };
+}
+
+/**
  * Thrown when a transient failure persists through every retry.
  *
  * @example

@@ -14,9 +14,15 @@
  */
 import type OpenAI from "openai";
 import type { EndpointConfig } from "./config.ts";
-import { openaiClient } from "./endpoint.ts";
+import { type EndpointHooks, openaiClient } from "./endpoint.ts";
 import { Limiter } from "./limiter.ts";
-import { classifyFailure, describeFailure, RetriesExhaustedError, withRetries } from "./retry.ts";
+import {
+  classifyFailure,
+  describeFailure,
+  RetriesExhaustedError,
+  retryOptionsOf,
+  withRetries,
+} from "./retry.ts";
 import { CompletionResponse } from "./wire.ts";
 
 /** Per-continuation log-probabilities (the shape of the in-process `ContinuationScores`). */
@@ -61,13 +67,15 @@ export class ScoringEndpoint {
   readonly #client: OpenAI;
   readonly #limiter: Limiter;
   readonly #log: (line: string) => void;
+  readonly #sleep?: (ms: number) => Promise<void>;
   /** Counters; read them for the run's record. */
   readonly stats: ScoringStats = { requests: 0, prompts: 0, promptTokens: 0, retries: 0 };
 
-  constructor(readonly config: EndpointConfig, hooks: { log?: (line: string) => void } = {}) {
+  constructor(readonly config: EndpointConfig, hooks: EndpointHooks = {}) {
     this.#client = openaiClient(config);
     this.#limiter = new Limiter(config.concurrency);
     this.#log = hooks.log ?? ((line) => console.warn(line));
+    if (hooks.sleep) this.#sleep = hooks.sleep;
   }
 
   /** The base URL requests go to. */
@@ -102,16 +110,10 @@ export class ScoringEndpoint {
               logprobs: 0,
               temperature: 1,
             }),
-          {
-            retries: this.config.retries,
-            backoffMs: this.config.backoffMs,
-            maxBackoffMs: this.config.maxBackoffMs,
-            label,
-            log: (line) => {
-              this.stats.retries++;
-              this.#log(line);
-            },
-          },
+          retryOptionsOf(this.config, label, (line) => {
+            this.stats.retries++;
+            this.#log(line);
+          }, this.#sleep),
         );
       } catch (e) {
         if (e instanceof RetriesExhaustedError) throw e;
