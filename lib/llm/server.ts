@@ -236,6 +236,7 @@ export async function scorePrompts(
   const prompts = (single ? [body.prompt] : body.prompt) as (string | number[])[];
   const ctx = model.config.contextLength;
   const topK = Math.max(body.logprobs ?? 0, body.prompt_logprobs ?? 0);
+  const wantPromptLogprobs = body.prompt_logprobs !== undefined && body.prompt_logprobs !== null;
   let promptTokens = 0;
   const choices = [];
   for (const [index, prompt] of prompts.entries()) {
@@ -258,7 +259,7 @@ export async function scorePrompts(
         param,
       );
     }
-    const positions = await promptLogProbs(model, ids, topK);
+    const positions = await promptLogProbs(model, ids, { topK, ranks: wantPromptLogprobs });
     const pieces = ids.map((id) => tok.decode([id]));
     const offsets: number[] = [];
     pieces.reduce((at, piece) => (offsets.push(at), at + piece.length), 0);
@@ -278,7 +279,7 @@ export async function scorePrompts(
         ],
       }
       : null;
-    const promptLogprobs = body.prompt_logprobs !== undefined && body.prompt_logprobs !== null
+    const promptLogprobs = wantPromptLogprobs
       ? [
         null,
         ...positions.map((p, i) => ({

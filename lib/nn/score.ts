@@ -238,17 +238,18 @@ function hiddenRows(model: Transformer, rows: readonly (readonly number[])[], pa
 export interface PromptPosition {
   /** log p of the prompt's own token here given the tokens before it. */
   logprob: number;
-  /** Its rank in the model's distribution (1 = the most likely token). */
-  rank: number;
+  /** Its rank in the model's distribution (1 = the most likely token), when asked for. */
+  rank?: number;
   /** The `topK` most likely tokens here, most likely first, as `[id, logprob]`. */
   top: [number, number][];
 }
 
 /**
  * Every prompt token's log-probability given the tokens before it (positions 1 onward; the first token has
- * no context), its rank and the `topK` most likely tokens: what a completions endpoint returns for
- * `echo` with `logprobs`, or vLLM's `prompt_logprobs`. The token log-probabilities are those
- * {@link scoreContinuations} takes of the same tokens (same forward pass, one unpacked row).
+ * no context) and, when asked, its rank and the `topK` most likely tokens: what a completions endpoint
+ * returns for `echo` with `logprobs`, or vLLM's `prompt_logprobs`. The token log-probabilities are those
+ * {@link scoreContinuations} takes of the same tokens (same forward pass, one unpacked row); ranks and top
+ * tokens need the whole distribution, a second pass taken only for them.
  *
  * @example
  * ```ts
@@ -256,13 +257,13 @@ export interface PromptPosition {
  * import { Transformer } from "./model.ts";
  * import { promptLogProbs } from "./score.ts";
  * const model = new Transformer(modelConfig("tiny"));
- * const positions = await promptLogProbs(model, [1, 2, 3], 2); // two entries: tokens 2 and 3
+ * const positions = await promptLogProbs(model, [1, 2, 3], { topK: 2, ranks: true }); // tokens 2 and 3
  * ```
  */
 export async function promptLogProbs(
   model: Transformer,
   ids: readonly number[],
-  topK = 0,
+  { topK = 0, ranks = false }: { topK?: number; ranks?: boolean } = {},
 ): Promise<PromptPosition[]> {
   if (ids.length > model.config.contextLength) {
     throw new RangeError(
@@ -274,6 +275,8 @@ export async function promptLogProbs(
     tokens: [[...ids]],
     mask: [ids.map((_, i) => (i > 0 ? 1 : 0))],
   });
+  const own = ids.slice(1).map((_, i): PromptPosition => ({ logprob: perToken[0][i + 1], top: [] }));
+  if (topK <= 0 && !ranks) return own;
   const vocab = model.config.vocabSize;
   const lsm = tf.tidy(() => {
     const { logits } = model.forward([ids.slice(0, -1) as number[]]);
@@ -285,16 +288,18 @@ export async function promptLogProbs(
   } finally {
     lsm.dispose();
   }
-  return ids.slice(1).map((id, i) => {
+  return own.map((position, i) => {
     const row = all.subarray(i * vocab, (i + 1) * vocab);
-    const own = row[id];
-    let rank = 1;
-    for (let v = 0; v < vocab; v++) if (row[v] > own) rank++;
-    const top: [number, number][] = [];
+    if (ranks) {
+      const mine = row[ids[i + 1]];
+      let rank = 1;
+      for (let v = 0; v < vocab; v++) if (row[v] > mine) rank++;
+      position.rank = rank;
+    }
     if (topK > 0) {
       const order = Array.from({ length: vocab }, (_, v) => v).sort((a, b) => row[b] - row[a] || a - b);
-      for (const v of order.slice(0, topK)) top.push([v, row[v]]);
+      position.top = order.slice(0, topK).map((v): [number, number] => [v, row[v]]);
     }
-    return { logprob: perToken[0][i + 1], rank, top };
+    return position;
   });
 }
