@@ -19,7 +19,7 @@ import { claimRunFolder } from "../lib/pipeline/run_folder.ts";
 import { clearStaleLocks, exists, StageBusy } from "../lib/pipeline/stages.ts";
 import { LlmEngineConfig, runLlmStages } from "../lib/pipeline/llm_engine.ts";
 import { reportHtml } from "../lib/pipeline/report.ts";
-import { readJson, writeJson, writeTextAtomic } from "../lib/util/jsonl.ts";
+import { readJson, writeTextAtomic } from "../lib/util/jsonl.ts";
 
 const Flags = z.object({
   backend: BackendFlag,
@@ -109,17 +109,14 @@ await runCli("ablate", Flags, async (flags) => {
       computed = true;
     }
   }
-  const results = await runAblation(config, seeds, root, { started, computed }).catch((e) => {
+  // With the LLM engine the numbers came from the endpoints and commands of engine.json, not this process.
+  const engine = flags.engine === "llm" ? { engine: `llm engine (${root}/engine.json)` } : {};
+  const results = await runAblation(config, seeds, root, { started, computed, ...engine }).catch((e) => {
     if (!(e instanceof StageBusy)) throw e;
     // The frontend runs in one process per folder (--jobs is for the backend): a second one stops.
     console.error(`error: ${root}: ${e.message}; let it finish, then re-run to resume`);
     Deno.exit(1);
   });
-  if (flags.engine === "llm") {
-    // The numbers came from the endpoints and commands of engine.json, not from this process's tfjs.
-    results.engine = `llm engine (${root}/engine.json)`;
-    await writeJson(`${root}/results.json`, z.unknown(), results);
-  }
   await writeTextAtomic(`${root}/report.html`, await reportHtml(results));
   console.log(markdownTable(results));
   console.log(

@@ -16,10 +16,9 @@ import { BackendFlag, selectBackend, useBackendFlag } from "../lib/nn/backend.ts
 import { loadPretrained } from "../lib/nn/pretrained.ts";
 import { METHODS, rankingOf } from "../lib/pipeline/config.ts";
 import { RunFolder } from "../lib/pipeline/run_folder.ts";
-import { rankingName, RankRow, trainCriticTo, trainMethodTo } from "../lib/pipeline/stages.ts";
+import { rankingName, trainCriticTo, trainMethodTo } from "../lib/pipeline/stages.ts";
 import { CriticVariant } from "../lib/rl/critic.ts";
 import { exitWithEngine, runCli, UsageError } from "../lib/util/cli.ts";
-import { readJsonl } from "../lib/util/jsonl.ts";
 
 const Flags = z.object({
   backend: BackendFlag,
@@ -53,10 +52,14 @@ await runCli("train", Flags, async (flags) => {
     const ranking = rankingOf(flags.method);
     if (!ranking) throw new UsageError(`--method: ${flags.method} has no critic ranking (a SWEET method)`);
     const rows = await folder.candidates();
-    const path = `${folder.seedDir(flags.seed)}/ranks/${rankingName(config, ranking)}.jsonl`;
-    const scored = await readJsonl(RankRow, path);
+    const name = rankingName(config, ranking);
+    const scored = await folder.ranks(flags.seed, name);
     if (scored.length !== rows.length) {
-      throw new Error(`${path}: ${scored.length} rank rows for ${rows.length} candidate states`);
+      throw new Error(
+        `${
+          folder.seedDir(flags.seed)
+        }/ranks/${name}.jsonl: ${scored.length} rank rows for ${rows.length} states`,
+      );
     }
     await trainMethodTo(run, flags.method, data, { rows, scored }, flags.out);
   } else {

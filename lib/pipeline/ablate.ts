@@ -23,6 +23,8 @@ export interface AblationOptions {
   computed?: boolean;
   /** Record `root/results.json` (off for readers such as notebooks, which keep the run's own record). */
   write?: boolean;
+  /** What computed the stages, as results record it (backend; default: this process's tfjs engine). */
+  engine?: string;
 }
 
 /**

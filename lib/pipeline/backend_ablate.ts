@@ -239,9 +239,11 @@ export async function runBackendAblation(
   config: AblateConfig,
   seeds: readonly number[],
   root: string,
-  { started = performance.now(), computed = false, write = true }: {
+  { started = performance.now(), computed = false, write = true, engine = engineName() }: {
     started?: number;
     computed?: boolean;
+    /** What computed the stages (default: this process's tfjs engine; the LLM engine names itself). */
+    engine?: string;
     /** Record `root/results.json` (off for readers such as notebooks, which keep the run's own record). */
     write?: boolean;
   } = {},
@@ -250,7 +252,7 @@ export async function runBackendAblation(
     await clearStaleLocks(root);
     await runStages(config, seeds, root);
   }
-  const results = await collectResults(config, seeds, root, started);
+  const results = await collectResults(config, seeds, root, started, engine);
   if (write) await writeJson(`${root}/results.json`, z.unknown(), results);
   return results;
 }
@@ -327,6 +329,7 @@ async function collectResults(
   seeds: readonly number[],
   root: string,
   started: number,
+  engine: string,
 ): Promise<AblationResults> {
   const rewardsOf = async (dir: string, method: string) =>
     (await readJsonl(Trajectory, `${dir}/${slug(method)}.jsonl`)).map((t) => t.reward ?? 0);
@@ -367,7 +370,7 @@ async function collectResults(
     methods,
     comparisons,
     bestOfN: bestOfNResults,
-    engine: engineName(),
+    engine,
     wallSeconds: (performance.now() - started) / 1000,
     stageSeconds,
     finishedAt: new Date().toISOString(),

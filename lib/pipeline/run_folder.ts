@@ -146,10 +146,13 @@ export class RunFolder {
     return rows;
   }
 
-  /** A seed's critic ranks of every state's candidates (`seed-<s>/ranks/<variant>.jsonl`). */
-  ranks(seed: number, variant: string): Promise<RankRow[]> {
-    const path = `${this.seedDir(seed)}/ranks/${variant}.jsonl`;
-    return orMissing(path, `ranks/${variant}`, () => readJsonl(RankRow, path));
+  /**
+   * A seed's critic ranks of every state's candidates (`seed-<s>/ranks/<ranking>.jsonl`; a ranking is named
+   * by its critic variant, or by `rankingName` where it departs from the config: `sweet-4-epochs`).
+   */
+  ranks(seed: number, ranking: string): Promise<RankRow[]> {
+    const path = `${this.seedDir(seed)}/ranks/${ranking}.jsonl`;
+    return orMissing(path, `ranks/${ranking}`, () => readJsonl(RankRow, path));
   }
 
   /** Where a seed's trained critic or policy lies (`critic`: a variant or SWEET method; `policy`: a method). */
