@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { taskProcess } from "../fixtures.ts";
 import { engineName } from "../../lib/nn/backend.ts";
 import { selectBackend } from "../../lib/nn/backend.ts";
 import { markdownTable, runAblation } from "../../lib/pipeline/ablate.ts";
@@ -20,23 +21,8 @@ async function allTimings(root: string): Promise<Record<string, number>> {
 
 /** `deno task ablate --preset smoke` on seed 0 in a child process, its stderr collected. */
 function ablate(root: string, jobs: number): Deno.ChildProcess {
-  return new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "tasks/ablate.ts",
-      "--preset",
-      "smoke",
-      "--seeds",
-      "0",
-      "--jobs",
-      `${jobs}`,
-      "--out",
-      root,
-    ],
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
+  const args = ["--preset", "smoke", "--seeds", "0", "--jobs", `${jobs}`, "--out", root];
+  return taskProcess("ablate", args, { stdout: "null" });
 }
 
 /** Runs the smoke pipeline in one process and kills it once `stage` has finished. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { fixtureTasks } from "../fixtures.ts";
+import { fixtureTasks, taskProcess } from "../fixtures.ts";
 import type { Trajectory } from "../../lib/colbench/backend/schema.ts";
 import {
   byStratum,
@@ -93,23 +93,16 @@ Deno.test("horizon: each setting's config records its facts per reply; the defau
 
 /** `deno task horizon --preset smoke` in a child process. */
 function horizon(root: string, jobs: number): Deno.ChildProcess {
-  return new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "tasks/horizon.ts",
-      "--preset",
-      "smoke",
-      "--ablate",
-      "none",
-      "--jobs",
-      `${jobs}`,
-      "--out",
-      root,
-    ],
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  return taskProcess("horizon", [
+    "--preset",
+    "smoke",
+    "--ablate",
+    "none",
+    "--jobs",
+    `${jobs}`,
+    "--out",
+    root,
+  ]);
 }
 
 Deno.test({

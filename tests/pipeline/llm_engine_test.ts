@@ -14,6 +14,7 @@
  *   policy (byte for byte).
  */
 import assert from "node:assert/strict";
+import { taskProcess } from "../fixtures.ts";
 import { z } from "zod";
 import { BLAS_VARIABLE } from "../../lib/nn/blas.ts";
 import { selectBackend } from "../../lib/nn/backend.ts";
@@ -38,27 +39,20 @@ const OVERRIDES = {
 
 /** `deno task ablate --engine llm --preset smoke` in a child process. */
 function ablate(root: string, overrides: string): Deno.ChildProcess {
-  return new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "tasks/ablate.ts",
-      "--engine",
-      "llm",
-      "--preset",
-      "smoke",
-      "--only",
-      METHODS,
-      "--config",
-      overrides,
-      "--out",
-      root,
-    ],
-    // Byte-exact comparisons need one engine in the commands and here (see onWasm below): the stock kernels.
-    env: { [BLAS_VARIABLE]: "off" },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const args = [
+    "--engine",
+    "llm",
+    "--preset",
+    "smoke",
+    "--only",
+    METHODS,
+    "--config",
+    overrides,
+    "--out",
+    root,
+  ];
+  // Byte-exact comparisons need one engine in the commands and here (see onWasm below): the stock kernels.
+  return taskProcess("ablate", args, { env: { [BLAS_VARIABLE]: "off" } });
 }
 
 async function same(a: string, b: string): Promise<boolean> {
