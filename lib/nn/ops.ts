@@ -16,6 +16,7 @@
  */
 import * as tf from "@tensorflow/tfjs";
 import { nativeMatMul } from "./backend.ts";
+import * as fused from "./kernels.ts";
 
 /** Whether the per-slice and JavaScript-scatter workarounds should be used. */
 function onWasm(): boolean {
@@ -244,6 +245,7 @@ export function selectRows(x: tf.Tensor2D, rows: readonly number[]): tf.Tensor2D
  * ```
  */
 export function rmsNorm(x: tf.Tensor2D, gain: tf.Tensor1D, eps: number): tf.Tensor2D {
+  if (fused.fusedKernels()) return fused.rmsNorm(x, gain, eps);
   return tf.mul(tf.mul(x, tf.rsqrt(tf.add(tf.mean(tf.square(x), -1, true), eps))), gain);
 }
 
@@ -258,6 +260,7 @@ export function rmsNorm(x: tf.Tensor2D, gain: tf.Tensor1D, eps: number): tf.Tens
  * ```
  */
 export function swiglu(gateUp: tf.Tensor2D): tf.Tensor2D {
+  if (fused.fusedKernels()) return fused.swiglu(gateUp);
   const [gate, up] = tf.split(gateUp, 2, 1) as tf.Tensor2D[];
   return tf.mul(tf.mul(gate, tf.sigmoid(gate)), up);
 }
@@ -342,7 +345,10 @@ export function attention(
       tq,
       tk,
     ]);
-    const probs = tf.reshape(tf.softmax(tf.add(scores, tf.expandDims(bias, 1))), [g, tq, tk]) as tf.Tensor3D;
+    const probs = tf.reshape(
+      (fused.fusedKernels() ? fused.softmax : tf.softmax)(tf.add(scores, tf.expandDims(bias, 1))),
+      [g, tq, tk],
+    ) as tf.Tensor3D;
     if (blocks.length === 1) return tf.matMul(probs, blocks[0].v);
     const split = tf.split(probs, widths, 2) as tf.Tensor3D[];
     return addN(split.map((p, j) => tf.matMul(p, blocks[j].v)));
@@ -393,6 +399,7 @@ export function attention(
  * ```
  */
 export function targetLogProbs(logits: tf.Tensor2D, targets: Int32Array): tf.Tensor1D {
+  if (fused.fusedKernels()) return fused.targetLogProbs(logits, targets);
   const vocab = logits.shape[1];
   const f = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
     const [x, save] = args as [tf.Tensor2D, tf.GradSaveFunc];

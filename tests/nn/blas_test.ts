@@ -220,7 +220,7 @@ testNeeding(BLAS, {
   fn: async () => {
     const on = await selectIn({ [BLAS_VARIABLE]: "" });
     assert.ok(on.success, on.stderr);
-    assert.match(on.stderr, /^tfjs backend: wasm( \(simd\))?, matMul in OpenBLAS [\d.]+ \(\d+ threads?\)\n/);
+    assert.match(on.stderr, /^tfjs backend: wasm( \(simd\))?, matMul in OpenBLAS [\d.]+ \(\d+ threads?\), fused kernels\n/);
     assert.doesNotMatch(on.stderr, /native matMul off/);
   },
 });

@@ -1,0 +1,672 @@
+/**
+ * Fused kernels for the native engine (wasm + a system BLAS): the gradients of the two largest softmaxes
+ * of a training step, and the log-probability of a target, in WebAssembly SIMD on the tfjs-wasm heap.
+ *
+ * With the matrix products in OpenBLAS, a training step of the small policy spent about as long again in
+ * tfjs's elementwise kernels as in the products. Much of that was a chain of separate passes over the two
+ * largest tensors, the `[tokens, vocab]` logits and the `[B, H, T, T]` attention probabilities, each with
+ * its own allocation:
+ * - the target log-probability: `logSumExp`, a gather, and for its gradient `exp`, `oneHot`, `cast`, `sub`
+ *   and `mul`; the vocabulary was exponentiated twice per step;
+ * - the softmax gradient `p ⊙ (dy − Σ p ⊙ dy)`: `mul`, `sum`, `sub`, `mul`.
+ *
+ * Here the forward passes keep tfjs's own softmax (XNNPACK's, which exponentiates faster than anything
+ * written here), and everything after it is one pass: the log-probability reads the target's and the
+ * largest entry's probability (`log p_max` is finite, since `p_max ≥ 1/V`), and each gradient is a
+ * single sweep over the kept probabilities.
+ *
+ * The kernels are WebAssembly text below, assembled at start-up by wabt and instantiated on the tfjs-wasm
+ * module's own memory, so they read and write tensors where they lie. Lanes are summed in a fixed order,
+ * so results are deterministic; they differ from the stock kernels' in the last bits. They are part of the
+ * native engine only: the stock engine (no BLAS) keeps tfjs's kernels and its numbers. `SWEET_KERNELS=off`
+ * leaves them out of the native engine too (for comparisons; the engine's name then says so).
+ *
+ * @module
+ */
+import * as tf from "@tensorflow/tfjs";
+import wabtInit from "wabt";
+
+/** `SWEET_KERNELS=off` keeps tfjs's own kernels on the native engine. */
+export const KERNELS_VARIABLE = "SWEET_KERNELS";
+
+/** A v128 of four equal f32 lanes. */
+const splat = (v: number) => `(v128.const f32x4 ${v} ${v} ${v} ${v})`;
+
+/** How a loop body reads and writes: four lanes at a time, or one (lane 0, the others zero). */
+interface Lanes {
+  load(address: string): string;
+  store(address: string, value: string): string;
+}
+const VECTOR: Lanes = {
+  load: (a) => `(v128.load ${a})`,
+  store: (a, v) => `(v128.store ${a} ${v})`,
+};
+const SCALAR: Lanes = {
+  load: (a) => `(f32x4.replace_lane 0 (v128.const i32x4 0 0 0 0) (f32.load ${a}))`,
+  store: (a, v) => `(f32.store ${a} (f32x4.extract_lane 0 ${v}))`,
+};
+
+/** Element `$i` (+ `offset` elements) of the f32 array at local `base`, as a byte address. */
+const elt = (base: string, offset = "") =>
+  `(i32.add (local.get ${base}) (i32.shl ${
+    offset ? `(i32.add (local.get $i) ${offset})` : "(local.get $i)"
+  } (i32.const 2)))`;
+
+/**
+ * `$i` from 0 over `n` elements: four lanes at a time, then the rest one by one, with the same body (which
+ * must keep lanes 1–3 out of any sum: in the one-by-one part they load as zeros).
+ */
+const lanes = (n: string, body: (l: Lanes) => string) =>
+  `(local.set $i (i32.const 0))
+    (block $vd (loop $vb
+      (br_if $vd (i32.gt_s (i32.add (local.get $i) (i32.const 4)) ${n}))
+      ${body(VECTOR)}
+      (local.set $i (i32.add (local.get $i) (i32.const 4)))
+      (br $vb)))
+    (block $sd (loop $sb
+      (br_if $sd (i32.ge_s (local.get $i) ${n}))
+      ${body(SCALAR)}
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br $sb)))`;
+
+/** Rows `$row` from 0 to `$rows`, advancing each pointer local by its byte stride after each row. */
+const rows = (body: string, advance: [string, string][]) =>
+  `(local.set $row (i32.const 0))
+    (block $rd (loop $rb
+      (br_if $rd (i32.ge_s (local.get $row) (local.get $rows)))
+      ${body}
+      ${advance.map(([p, stride]) => `(local.set ${p} (i32.add (local.get ${p}) ${stride}))`).join(" ")}
+      (local.set $row (i32.add (local.get $row) (i32.const 1)))
+      (br $rb)))`;
+
+/**
+ * e^v of four lanes, as a value (the function declares {@link EXP_LOCALS}): v = k·ln2 + r with k rounded by
+ * adding 1.5·2^23, e^r by a degree-7 Taylor polynomial (|r| ≤ ln2/2), 2^k through the exponent bits; below
+ * -87.33 (under float32's smallest normal) the result is 0.
+ */
+const exp = (v: string) =>
+  `(block (result v128)
+      (local.set $ev ${v})
+      (local.set $ekeep (f32x4.gt (local.get $ev) ${splat(-87.33)}))
+      (local.set $ev (f32x4.pmin (f32x4.pmax (local.get $ev) ${splat(-87.33)}) ${splat(88)}))
+      (local.set $ek (f32x4.add (f32x4.mul (local.get $ev) ${splat(1.4426950408889634)}) ${splat(12582912)}))
+      (local.set $ep (f32x4.sub (local.get $ek) ${splat(12582912)}))
+      (local.set $er (f32x4.sub (f32x4.sub (local.get $ev) (f32x4.mul (local.get $ep) ${
+    splat(0.693145751953125)
+  }))
+        (f32x4.mul (local.get $ep) ${splat(1.428606765330187e-6)})))
+      (local.set $ek (i32x4.shl (i32x4.add (i32x4.sub (local.get $ek) (v128.const i32x4 0x4b400000 0x4b400000 0x4b400000 0x4b400000))
+        (v128.const i32x4 127 127 127 127)) (i32.const 23)))
+      (local.set $ep ${splat(1 / 5040)})
+      ${
+    [1 / 720, 1 / 120, 1 / 24, 1 / 6, 0.5, 1, 1].map((c) =>
+      `(local.set $ep (f32x4.add ${splat(c)} (f32x4.mul (local.get $er) (local.get $ep))))`
+    ).join("\n      ")
+  }
+      (v128.and (local.get $ekeep) (f32x4.mul (local.get $ep) (local.get $ek))))`;
+/** The locals {@link exp} uses. */
+const EXP_LOCALS = "(local $ev v128) (local $ek v128) (local $er v128) (local $ep v128) (local $ekeep v128)";
+/** The sum of a v128's lanes, ((l0 + l1) + (l2 + l3)). */
+const sum4 = (v: string) => `(call $sum4 ${v})`;
+
+/** The kernels' source: pointers are byte offsets into the tfjs heap, counts are elements. */
+const WAT = `(module
+  (import "env" "memory" (memory 0))
+  ;; ((l0 + l1) + (l2 + l3))
+  (func $sum4 (param $v v128) (result f32)
+    (f32.add (f32.add (f32x4.extract_lane 0 (local.get $v)) (f32x4.extract_lane 1 (local.get $v)))
+      (f32.add (f32x4.extract_lane 2 (local.get $v)) (f32x4.extract_lane 3 (local.get $v)))))
+  ;; Largest x[i] over n elements.
+  (func $rowMax (param $x i32) (param $n i32) (result f32) (local $i i32) (local $v v128) (local $m f32)
+    (local.set $v (v128.const f32x4 -inf -inf -inf -inf))
+    (block $done (loop $body
+      (br_if $done (i32.gt_s (i32.add (local.get $i) (i32.const 4)) (local.get $n)))
+      (local.set $v (f32x4.pmax (local.get $v) (v128.load (i32.add (local.get $x) (i32.shl (local.get $i) (i32.const 2))))))
+      (local.set $i (i32.add (local.get $i) (i32.const 4)))
+      (br $body)))
+    (local.set $m (f32.max (f32.max (f32x4.extract_lane 0 (local.get $v)) (f32x4.extract_lane 1 (local.get $v)))
+      (f32.max (f32x4.extract_lane 2 (local.get $v)) (f32x4.extract_lane 3 (local.get $v)))))
+    (block $done (loop $tail
+      (br_if $done (i32.ge_s (local.get $i) (local.get $n)))
+      (local.set $m (f32.max (local.get $m) (f32.load (i32.add (local.get $x) (i32.shl (local.get $i) (i32.const 2))))))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br $tail)))
+    (local.get $m))
+  ;; The first i with x[i] = m (m from rowMax), scanning from 0.
+  (func $firstAt (param $x i32) (param $n i32) (param $m f32) (result i32) (local $i i32)
+    (block $done (loop $scan
+      (br_if $done (i32.ge_s (local.get $i) (local.get $n)))
+      (br_if $done (f32.eq (f32.load (i32.add (local.get $x) (i32.shl (local.get $i) (i32.const 2)))) (local.get $m)))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br $scan)))
+    (local.get $i))
+  ;; out[i] = x[i] · s (out may be x).
+  (func (export "scale") (param $x i32) (param $out i32) (param $n i32) (param $s f32)
+    (local $i i32) (local $o i32) (local $sv v128)
+    (local.set $sv (f32x4.splat (local.get $s)))
+    (block $done (loop $body
+      (br_if $done (i32.gt_s (i32.add (local.get $i) (i32.const 4)) (local.get $n)))
+      (local.set $o (i32.shl (local.get $i) (i32.const 2)))
+      (v128.store (i32.add (local.get $out) (local.get $o))
+        (f32x4.mul (v128.load (i32.add (local.get $x) (local.get $o))) (local.get $sv)))
+      (local.set $i (i32.add (local.get $i) (i32.const 4)))
+      (br $body)))
+    (block $done (loop $tail
+      (br_if $done (i32.ge_s (local.get $i) (local.get $n)))
+      (local.set $o (i32.shl (local.get $i) (i32.const 2)))
+      (f32.store (i32.add (local.get $out) (local.get $o))
+        (f32.mul (f32.load (i32.add (local.get $x) (local.get $o))) (local.get $s)))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br $tail))))
+  ;; out[r] = the index of the first largest entry of row r of x, as i32.
+  (func (export "argMaxRows") (param $x i32) (param $out i32) (param $rows i32) (param $n i32)
+    (local $r i32) (local $row i32)
+    (block $done (loop $each
+      (br_if $done (i32.ge_s (local.get $r) (local.get $rows)))
+      (local.set $row (i32.add (local.get $x) (i32.shl (i32.mul (local.get $r) (local.get $n)) (i32.const 2))))
+      (i32.store (i32.add (local.get $out) (i32.shl (local.get $r) (i32.const 2)))
+        (call $firstAt (local.get $row) (local.get $n) (call $rowMax (local.get $row) (local.get $n))))
+      (local.set $r (i32.add (local.get $r) (i32.const 1)))
+      (br $each))))
+  ;; rows runs of bytes bytes from src to dst, each side advancing by its own stride.
+  (func (export "copyRows") (param $src i32) (param $srcStride i32) (param $dst i32) (param $dstStride i32)
+    (param $rows i32) (param $bytes i32) (local $r i32)
+    (block $done (loop $each
+      (br_if $done (i32.ge_s (local.get $r) (local.get $rows)))
+      (memory.copy (local.get $dst) (local.get $src) (local.get $bytes))
+      (local.set $src (i32.add (local.get $src) (local.get $srcStride)))
+      (local.set $dst (i32.add (local.get $dst) (local.get $dstStride)))
+      (local.set $r (i32.add (local.get $r) (i32.const 1)))
+      (br $each))))
+  ;; dst row i = src row idx[i] (rows of bytes bytes; idx holds count i32 row numbers).
+  (func (export "gatherRows") (param $src i32) (param $idx i32) (param $dst i32) (param $count i32) (param $bytes i32)
+    (local $i i32)
+    (block $done (loop $each
+      (br_if $done (i32.ge_s (local.get $i) (local.get $count)))
+      (memory.copy (i32.add (local.get $dst) (i32.mul (local.get $i) (local.get $bytes)))
+        (i32.add (local.get $src) (i32.mul (i32.load (i32.add (local.get $idx) (i32.shl (local.get $i) (i32.const 2))))
+          (local.get $bytes)))
+        (local.get $bytes))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br $each))))
+  ;; RMSNorm of rows of d: out = (x · r) · g with r = 1/√(mean(x²) + eps), r kept in rinv.
+  (func (export "rmsNorm") (param $x i32) (param $g i32) (param $out i32) (param $rinv i32) (param $rows i32)
+    (param $d i32) (param $eps f32) (local $row i32) (local $i i32) (local $acc v128) (local $rv v128) (local $s f32)
+    ${
+  rows(
+    `(local.set $acc (v128.const i32x4 0 0 0 0))
+      ${
+      lanes(
+        "(local.get $d)",
+        (l) =>
+          `(local.set $acc (f32x4.add (local.get $acc) (f32x4.mul ${l.load(elt("$x"))} ${
+            l.load(elt("$x"))
+          })))`,
+      )
+    }
+      (local.set $s (f32.div (f32.const 1) (f32.sqrt (f32.add (f32.div ${
+      sum4("(local.get $acc)")
+    } (f32.convert_i32_s (local.get $d)))
+        (local.get $eps)))))
+      (f32.store (i32.add (local.get $rinv) (i32.shl (local.get $row) (i32.const 2))) (local.get $s))
+      (local.set $rv (f32x4.splat (local.get $s)))
+      ${
+      lanes("(local.get $d)", (l) =>
+        l.store(
+          elt("$out"),
+          `(f32x4.mul (f32x4.mul ${l.load(elt("$x"))} (local.get $rv)) ${l.load(elt("$g"))})`,
+        ))
+    }`,
+    [["$x", "(i32.shl (local.get $d) (i32.const 2))"], ["$out", "(i32.shl (local.get $d) (i32.const 2))"]],
+  )
+})
+  ;; Its gradient: dx = r·(dy·g − x·r²·Σ(dy·g·x)/d), dg = Σ over rows of dy·x·r.
+  (func (export "rmsNormGrad") (param $x i32) (param $g i32) (param $rinv i32) (param $dy i32) (param $dx i32)
+    (param $dg i32) (param $rows i32) (param $d i32)
+    (local $row i32) (local $i i32) (local $acc v128) (local $rv v128) (local $cv v128) (local $s f32)
+    ${lanes("(local.get $d)", (l) => l.store(elt("$dg"), "(v128.const i32x4 0 0 0 0)"))}
+    ${
+  rows(
+    `(local.set $s (f32.load (i32.add (local.get $rinv) (i32.shl (local.get $row) (i32.const 2)))))
+      (local.set $acc (v128.const i32x4 0 0 0 0))
+      ${
+      lanes("(local.get $d)", (l) =>
+        `(local.set $acc (f32x4.add (local.get $acc)
+        (f32x4.mul (f32x4.mul ${l.load(elt("$dy"))} ${l.load(elt("$g"))}) ${l.load(elt("$x"))})))`)
+    }
+      (local.set $rv (f32x4.splat (local.get $s)))
+      (local.set $cv (f32x4.splat (f32.div (f32.mul (f32.mul (local.get $s) (local.get $s)) ${
+      sum4("(local.get $acc)")
+    })
+        (f32.convert_i32_s (local.get $d)))))
+      ${
+      lanes("(local.get $d)", (l) =>
+        `${
+          l.store(
+            elt("$dx"),
+            `(f32x4.mul (local.get $rv) (f32x4.sub
+          (f32x4.mul ${l.load(elt("$dy"))} ${l.load(elt("$g"))}) (f32x4.mul ${
+              l.load(elt("$x"))
+            } (local.get $cv))))`,
+          )
+        }
+        ${
+          l.store(
+            elt("$dg"),
+            `(f32x4.add ${l.load(elt("$dg"))} (f32x4.mul (f32x4.mul ${l.load(elt("$dy"))} ${
+              l.load(elt("$x"))
+            }) (local.get $rv)))`,
+          )
+        }`)
+    }`,
+    [["$x", "(i32.shl (local.get $d) (i32.const 2))"], ["$dy", "(i32.shl (local.get $d) (i32.const 2))"], [
+      "$dx",
+      "(i32.shl (local.get $d) (i32.const 2))",
+    ]],
+  )
+})
+  ;; SwiGLU of rows [gate | up] of 2f: out = (gate · s) · up with s = sigmoid(gate), s kept in sig.
+  (func (export "swiglu") (param $gu i32) (param $out i32) (param $sig i32) (param $rows i32) (param $f i32)
+    (local $row i32) (local $i i32) (local $v v128) (local $s v128) ${EXP_LOCALS}
+    ${
+  rows(
+    lanes("(local.get $f)", (l) =>
+      `(local.set $v ${l.load(elt("$gu"))})
+        (local.set $s (f32x4.div ${splat(1)} (f32x4.add ${splat(1)} ${exp("(f32x4.neg (local.get $v))")})))
+        ${l.store(elt("$sig"), "(local.get $s)")}
+        ${
+        l.store(
+          elt("$out"),
+          `(f32x4.mul (f32x4.mul (local.get $v) (local.get $s)) ${l.load(elt("$gu", "(local.get $f)"))})`,
+        )
+      }`),
+    [["$gu", "(i32.shl (local.get $f) (i32.const 3))"], ["$out", "(i32.shl (local.get $f) (i32.const 2))"], [
+      "$sig",
+      "(i32.shl (local.get $f) (i32.const 2))",
+    ]],
+  )
+})
+  ;; Its gradient: d gate = dy·up·s·(1 + gate·(1 − s)), d up = dy·gate·s.
+  (func (export "swigluGrad") (param $gu i32) (param $sig i32) (param $dy i32) (param $dgu i32) (param $rows i32)
+    (param $f i32) (local $row i32) (local $i i32) (local $v v128) (local $s v128) (local $d v128)
+    ${
+  rows(
+    lanes("(local.get $f)", (l) =>
+      `(local.set $v ${l.load(elt("$gu"))})
+        (local.set $s ${l.load(elt("$sig"))})
+        (local.set $d ${l.load(elt("$dy"))})
+        ${
+        l.store(
+          elt("$dgu"),
+          `(f32x4.mul (f32x4.mul (f32x4.mul (local.get $d) ${
+            l.load(elt("$gu", "(local.get $f)"))
+          }) (local.get $s))
+          (f32x4.add ${splat(1)} (f32x4.mul (local.get $v) (f32x4.sub ${splat(1)} (local.get $s)))))`,
+        )
+      }
+        ${
+        l.store(
+          elt("$dgu", "(local.get $f)"),
+          "(f32x4.mul (f32x4.mul (local.get $d) (local.get $v)) (local.get $s))",
+        )
+      }`),
+    [["$gu", "(i32.shl (local.get $f) (i32.const 3))"], ["$dgu", "(i32.shl (local.get $f) (i32.const 3))"], [
+      "$sig",
+      "(i32.shl (local.get $f) (i32.const 2))",
+    ], ["$dy", "(i32.shl (local.get $f) (i32.const 2))"]],
+  )
+})
+  ;; Softmax gradient of rows: out = p ⊙ (dy - Σ p ⊙ dy).
+  (func (export "softmaxGrad") (param $p i32) (param $dy i32) (param $out i32) (param $rows i32) (param $n i32)
+    (local $r i32) (local $i i32) (local $o i32) (local $acc v128) (local $tail f32) (local $dot f32) (local $dv v128)
+    (block $done (loop $row
+      (br_if $done (i32.ge_s (local.get $r) (local.get $rows)))
+      (local.set $acc (v128.const i32x4 0 0 0 0))
+      (local.set $tail (f32.const 0))
+      (local.set $i (i32.const 0))
+      (block $d1 (loop $body
+        (br_if $d1 (i32.gt_s (i32.add (local.get $i) (i32.const 4)) (local.get $n)))
+        (local.set $o (i32.shl (local.get $i) (i32.const 2)))
+        (local.set $acc (f32x4.add (local.get $acc) (f32x4.mul (v128.load (i32.add (local.get $p) (local.get $o)))
+          (v128.load (i32.add (local.get $dy) (local.get $o))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $body)))
+      (block $d2 (loop $t
+        (br_if $d2 (i32.ge_s (local.get $i) (local.get $n)))
+        (local.set $o (i32.shl (local.get $i) (i32.const 2)))
+        (local.set $tail (f32.add (local.get $tail) (f32.mul (f32.load (i32.add (local.get $p) (local.get $o)))
+          (f32.load (i32.add (local.get $dy) (local.get $o))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $t)))
+      (local.set $dot (f32.add (call $sum4 (local.get $acc)) (local.get $tail)))
+      (local.set $dv (f32x4.splat (local.get $dot)))
+      (local.set $i (i32.const 0))
+      (block $d3 (loop $body
+        (br_if $d3 (i32.gt_s (i32.add (local.get $i) (i32.const 4)) (local.get $n)))
+        (local.set $o (i32.shl (local.get $i) (i32.const 2)))
+        (v128.store (i32.add (local.get $out) (local.get $o)) (f32x4.mul (v128.load (i32.add (local.get $p) (local.get $o)))
+          (f32x4.sub (v128.load (i32.add (local.get $dy) (local.get $o))) (local.get $dv))))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $body)))
+      (block $d4 (loop $t
+        (br_if $d4 (i32.ge_s (local.get $i) (local.get $n)))
+        (local.set $o (i32.shl (local.get $i) (i32.const 2)))
+        (f32.store (i32.add (local.get $out) (local.get $o)) (f32.mul (f32.load (i32.add (local.get $p) (local.get $o)))
+          (f32.sub (f32.load (i32.add (local.get $dy) (local.get $o))) (local.get $dot))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $t)))
+      (local.set $p (i32.add (local.get $p) (i32.shl (local.get $n) (i32.const 2))))
+      (local.set $dy (i32.add (local.get $dy) (i32.shl (local.get $n) (i32.const 2))))
+      (local.set $out (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 2))))
+      (local.set $r (i32.add (local.get $r) (i32.const 1)))
+      (br $row))))
+)`;
+
+/** The assembled kernels' exports. */
+interface Exports {
+  rmsNorm(x: number, g: number, out: number, rinv: number, rows: number, d: number, eps: number): void;
+  rmsNormGrad(
+    x: number,
+    g: number,
+    rinv: number,
+    dy: number,
+    dx: number,
+    dg: number,
+    rows: number,
+    d: number,
+  ): void;
+  swiglu(gu: number, out: number, sig: number, rows: number, f: number): void;
+  swigluGrad(gu: number, sig: number, dy: number, dgu: number, rows: number, f: number): void;
+  copyRows(src: number, srcStride: number, dst: number, dstStride: number, rows: number, bytes: number): void;
+  gatherRows(src: number, idx: number, dst: number, count: number, bytes: number): void;
+  scale(x: number, out: number, n: number, s: number): void;
+  argMaxRows(x: number, out: number, rows: number, n: number): void;
+  softmaxGrad(p: number, dy: number, out: number, rows: number, n: number): void;
+}
+
+/** Minimal view of the wasm backend (not part of tfjs's public typings). */
+interface WasmBackend {
+  makeOutput(shape: number[], dtype: tf.DataType): tf.TensorInfo;
+  typedArrayFromHeap(t: tf.TensorInfo): Float32Array | Int32Array | Uint8Array;
+  disposeData(dataId: tf.DataId): boolean;
+  wasm: { asm: { memory: WebAssembly.Memory } };
+}
+
+/** The assembled module, and the tfjs-wasm memory it was instantiated on. */
+let loaded: { exports: Exports; memory: WebAssembly.Memory } | undefined;
+/** Whether the numeric kernels are on (the copies are exact and always on once loaded). */
+let fusedOn = false;
+
+/** The kernels, when they are loaded on the active backend's memory. */
+function current(): Exports | undefined {
+  if (!loaded || tf.getBackend() !== "wasm") return undefined;
+  return (tf.backend() as unknown as WasmBackend).wasm.asm.memory === loaded.memory
+    ? loaded.exports
+    : undefined;
+}
+
+/**
+ * Whether the fused numeric kernels are active: on the native engine (wasm with a BLAS, see
+ * `selectBackend`), unless `SWEET_KERNELS=off`.
+ *
+ * @example
+ * ```ts
+ * import { fusedKernels } from "./kernels.ts";
+ * console.log(fusedKernels()); // false until selectBackend has loaded a BLAS
+ * ```
+ */
+export function fusedKernels(): boolean {
+  return fusedOn && current() !== undefined;
+}
+
+/**
+ * The exact copy kernels (rows copied by `memory.copy`, bit for bit what tfjs's own kernels produce), for
+ * the wasm slicing, gather and concat kernels of ./backend.ts; undefined until loaded on the active backend.
+ *
+ * @example
+ * ```ts
+ * import { copyKernels } from "./kernels.ts";
+ * console.log(copyKernels() === undefined); // true before selectBackend("wasm")
+ * ```
+ */
+export function copyKernels(): Pick<Exports, "copyRows" | "gatherRows"> | undefined {
+  return current();
+}
+
+/** Byte offset of a tensor in the heap (taken after every makeOutput: a malloc may move the views). */
+function at(backend: WasmBackend, t: tf.TensorInfo): number {
+  return backend.typedArrayFromHeap(t).byteOffset;
+}
+
+/**
+ * Assembles the kernels on the active wasm backend's memory (once per backend) and registers them with
+ * tfjs; `fused` turns the numeric ones on or off. `selectBackend` calls it for wasm, with `fused` on when a
+ * BLAS is loaded.
+ *
+ * @example
+ * ```ts
+ * import { fusedKernels, loadKernels } from "./kernels.ts";
+ * import { selectBackend } from "./backend.ts";
+ * await selectBackend("wasm", { quiet: true });
+ * await loadKernels(false);
+ * console.log(fusedKernels()); // false
+ * ```
+ */
+export async function loadKernels(fused: boolean): Promise<void> {
+  fusedOn = fused;
+  if (current() || tf.getBackend() !== "wasm") return;
+  const memory = (tf.backend() as unknown as WasmBackend).wasm.asm.memory;
+  const wabt = await wabtInit();
+  const module = wabt.parseWat("kernels.wat", WAT, { simd: true, bulk_memory: true });
+  let binary: Uint8Array<ArrayBuffer>;
+  try {
+    binary = new Uint8Array(module.toBinary({}).buffer);
+  } finally {
+    module.destroy();
+  }
+  const instance = await WebAssembly.instantiate(new WebAssembly.Module(binary), { env: { memory } });
+  loaded = { exports: instance.exports as unknown as Exports, memory };
+  register();
+}
+
+let registered = false;
+
+/** Registers the kernels under their tfjs names (they call whichever instance is current). */
+function register(): void {
+  if (registered) return;
+  registered = true;
+  const kernel = (
+    kernelName: string,
+    kernelFunc: (b: WasmBackend, inputs: Record<string, tf.TensorInfo>) => tf.TensorInfo,
+  ) =>
+    tf.registerKernel({
+      kernelName,
+      backendName: "wasm",
+      kernelFunc: ({ inputs, backend }) =>
+        kernelFunc(backend as unknown as WasmBackend, inputs as Record<string, tf.TensorInfo>),
+    });
+  const kernelN = (
+    kernelName: string,
+    kernelFunc: (
+      b: WasmBackend,
+      inputs: Record<string, tf.TensorInfo>,
+      attrs: tf.NamedAttrMap,
+    ) => tf.TensorInfo[],
+  ) =>
+    tf.registerKernel({
+      kernelName,
+      backendName: "wasm",
+      kernelFunc: ({ inputs, backend, attrs }) =>
+        kernelFunc(backend as unknown as WasmBackend, inputs as Record<string, tf.TensorInfo>, attrs ?? {}),
+    });
+  // [y, rinv]: RMSNorm of the rows of x [N, D] with gain g [D].
+  kernelN("SweetRmsNorm", (b, { x, g }, attrs) => {
+    const [n, d] = x.shape;
+    const y = b.makeOutput([n, d], "float32"), rinv = b.makeOutput([n], "float32");
+    if (n * d > 0) current()!.rmsNorm(at(b, x), at(b, g), at(b, y), at(b, rinv), n, d, attrs.eps as number);
+    return [y, rinv];
+  });
+  // [dx, dg].
+  kernelN("SweetRmsNormGrad", (b, { x, g, rinv, dy }) => {
+    const [n, d] = x.shape;
+    const dx = b.makeOutput([n, d], "float32"), dg = b.makeOutput([d], "float32");
+    if (d > 0) current()!.rmsNormGrad(at(b, x), at(b, g), at(b, rinv), at(b, dy), at(b, dx), at(b, dg), n, d);
+    return [dx, dg];
+  });
+  // [out, sig]: silu(gate) · up of rows [gate | up] of gu [N, 2F].
+  kernelN("SweetSwiglu", (b, { gu }) => {
+    const [n, f] = [gu.shape[0], gu.shape[1] / 2];
+    const out = b.makeOutput([n, f], "float32"), sig = b.makeOutput([n, f], "float32");
+    if (n * f > 0) current()!.swiglu(at(b, gu), at(b, out), at(b, sig), n, f);
+    return [out, sig];
+  });
+  kernel("SweetSwigluGrad", (b, { gu, sig, dy }) => {
+    const [n, f] = [gu.shape[0], gu.shape[1] / 2];
+    const dgu = b.makeOutput([n, 2 * f], "float32");
+    if (n * f > 0) current()!.swigluGrad(at(b, gu), at(b, sig), at(b, dy), at(b, dgu), n, f);
+    return dgu;
+  });
+  // dx = p ⊙ (dy − rowsum(p ⊙ dy)).
+  kernel("SweetSoftmaxGrad", (b, { p, dy }) => {
+    const out = b.makeOutput(p.shape, "float32");
+    const n = p.shape[p.shape.length - 1];
+    const rows = tf.util.sizeFromShape(p.shape) / n;
+    if (rows * n > 0) current()!.softmaxGrad(at(b, p), at(b, dy), at(b, out), rows, n);
+    return out;
+  });
+  // value[r] = log p[r, t_r] computed as x[r, t_r] − x[r, max_r] + log p[r, max_r], p = softmax(x).
+  kernel("SweetTargetLogProbs", (b, { x, probs, targets }) => {
+    const [rows, n] = x.shape;
+    const value = b.makeOutput([rows], "float32");
+    const argmax = b.makeOutput([rows], "int32");
+    if (rows * n > 0) {
+      current()!.argMaxRows(at(b, x), at(b, argmax), rows, n);
+      const xs = b.typedArrayFromHeap(x) as Float32Array;
+      const ps = b.typedArrayFromHeap(probs) as Float32Array;
+      const ts = b.typedArrayFromHeap(targets) as Int32Array;
+      const ms = b.typedArrayFromHeap(argmax) as Int32Array;
+      const vs = b.typedArrayFromHeap(value) as Float32Array;
+      for (let r = 0; r < rows; r++) {
+        const top = r * n + ms[r];
+        vs[r] = xs[r * n + ts[r]] - xs[top] + Math.log(ps[top]);
+      }
+    }
+    b.disposeData(argmax.dataId);
+    return value;
+  });
+  // dx = dy ⊙ (onehot(targets) − probs).
+  kernel("SweetTargetLogProbsGrad", (b, { probs, targets, dy }) => {
+    const [rows, n] = probs.shape;
+    const out = b.makeOutput([rows, n], "float32");
+    if (rows * n === 0) return out;
+    const p0 = at(b, probs), o0 = at(b, out);
+    const ds = b.typedArrayFromHeap(dy) as Float32Array;
+    const k = current()!;
+    for (let r = 0; r < rows; r++) k.scale(p0 + 4 * r * n, o0 + 4 * r * n, n, -ds[r]);
+    const os = b.typedArrayFromHeap(out) as Float32Array;
+    const ts = b.typedArrayFromHeap(targets) as Int32Array;
+    for (let r = 0; r < rows; r++) os[r * n + ts[r]] += ds[r];
+    return out;
+  });
+}
+
+/**
+ * `softmax(x)` over the last axis, whose gradient is one fused pass ({@link fusedKernels} must be true).
+ *
+ * @example
+ * ```ts
+ * import * as tf from "@tensorflow/tfjs";
+ * import { fusedKernels, softmax } from "./kernels.ts";
+ * if (fusedKernels()) softmax(tf.zeros([2, 3]));
+ * ```
+ */
+export function softmax<T extends tf.Tensor>(x: T): T {
+  const f = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+    const [xi, save] = args as [tf.Tensor, tf.GradSaveFunc];
+    const p = tf.softmax(xi);
+    save([p]);
+    return {
+      value: p,
+      gradFunc: (dy: tf.Tensor, [ps]: tf.Tensor[]) =>
+        tf.engine().runKernel("SweetSoftmaxGrad", { p: ps, dy }) as tf.Tensor,
+    };
+  });
+  return f(x) as T;
+}
+
+/**
+ * Log-probabilities of `targets` under `softmax(logits)`, row by row, with the gradient
+ * `dy · (onehot − softmax)` from the softmax the forward pass kept ({@link fusedKernels} must be true).
+ *
+ * @example
+ * ```ts
+ * import * as tf from "@tensorflow/tfjs";
+ * import { fusedKernels, targetLogProbs } from "./kernels.ts";
+ * if (fusedKernels()) targetLogProbs(tf.zeros([2, 4]) as tf.Tensor2D, Int32Array.from([1, 3])); // log(1/4)
+ * ```
+ */
+export function targetLogProbs(logits: tf.Tensor2D, targets: Int32Array): tf.Tensor1D {
+  const f = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+    const [x, save] = args as [tf.Tensor2D, tf.GradSaveFunc];
+    const t = tf.tensor1d(targets, "int32");
+    const probs = tf.softmax(x);
+    const value = tf.engine().runKernel("SweetTargetLogProbs", { x, probs, targets: t }) as tf.Tensor1D;
+    save([probs, t]);
+    return {
+      value,
+      gradFunc: (dy: tf.Tensor, [ps, ts]: tf.Tensor[]) =>
+        tf.engine().runKernel("SweetTargetLogProbsGrad", { probs: ps, targets: ts, dy }) as tf.Tensor,
+    };
+  });
+  return f(logits) as tf.Tensor1D;
+}
+
+/**
+ * RMSNorm of the rows of `x` with gain `gain`, `(x / √(mean(x²) + eps)) · gain`, forward and backward each
+ * one pass ({@link fusedKernels} must be true).
+ *
+ * @example
+ * ```ts
+ * import * as tf from "@tensorflow/tfjs";
+ * import { fusedKernels, rmsNorm } from "./kernels.ts";
+ * if (fusedKernels()) rmsNorm(tf.ones([2, 4]) as tf.Tensor2D, tf.ones([4]) as tf.Tensor1D, 1e-5); // ≈ 1
+ * ```
+ */
+export function rmsNorm(x: tf.Tensor2D, gain: tf.Tensor1D, eps: number): tf.Tensor2D {
+  const f = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+    const [xi, gi, save] = args as [tf.Tensor2D, tf.Tensor1D, tf.GradSaveFunc];
+    const [y, rinv] = tf.engine().runKernel("SweetRmsNorm", { x: xi, g: gi }, { eps }) as tf.Tensor[];
+    save([xi, gi, rinv]);
+    return {
+      value: y as tf.Tensor2D,
+      gradFunc: (dy: tf.Tensor, [xs, gs, rs]: tf.Tensor[]) =>
+        tf.engine().runKernel("SweetRmsNormGrad", { x: xs, g: gs, rinv: rs, dy }) as tf.Tensor[],
+    };
+  });
+  return f(x, gain) as tf.Tensor2D;
+}
+
+/**
+ * SiLU-gated linear unit on a fused `[N, 2F]` projection (gate half first), `silu(gate) · up`, forward and
+ * backward each one pass ({@link fusedKernels} must be true).
+ *
+ * @example
+ * ```ts
+ * import * as tf from "@tensorflow/tfjs";
+ * import { fusedKernels, swiglu } from "./kernels.ts";
+ * if (fusedKernels()) swiglu(tf.ones([2, 8]) as tf.Tensor2D); // [2, 4]
+ * ```
+ */
+export function swiglu(gateUp: tf.Tensor2D): tf.Tensor2D {
+  const f = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+    const [gu, save] = args as [tf.Tensor2D, tf.GradSaveFunc];
+    const [out, sig] = tf.engine().runKernel("SweetSwiglu", { gu }) as tf.Tensor[];
+    save([gu, sig]);
+    return {
+      value: out as tf.Tensor2D,
+      gradFunc: (dy: tf.Tensor, [gs, ss]: tf.Tensor[]) =>
+        tf.engine().runKernel("SweetSwigluGrad", { gu: gs, sig: ss, dy }) as tf.Tensor,
+    };
+  });
+  return f(gateUp) as tf.Tensor2D;
+}
