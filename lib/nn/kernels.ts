@@ -79,33 +79,50 @@ const rows = (body: string, advance: [string, string][]) =>
       (local.set $row (i32.add (local.get $row) (i32.const 1)))
       (br $rb)))`;
 
+/** The constants of {@link exp}, held in locals (V8 rebuilds a `v128.const` on every use inside a loop). */
+const EXP_CONSTANTS: [string, string][] = [
+  ["$elo", splat(-87.33)],
+  ["$ehi", splat(88)],
+  ["$elog2e", splat(1.4426950408889634)],
+  ["$eround", splat(12582912)],
+  ["$eln2hi", splat(0.693145751953125)],
+  ["$eln2lo", splat(1.428606765330187e-6)],
+  // 2^k as bits: (k + 1.5·2^23 as float bits) − 0x4b400000 + 127, shifted into the exponent.
+  ["$ebias", "(v128.const i32x4 0x4b3fff81 0x4b3fff81 0x4b3fff81 0x4b3fff81)"],
+  ...[1 / 5040, 1 / 720, 1 / 120, 1 / 24, 1 / 6, 0.5, 1].map((
+    c,
+    i,
+  ): [string, string] => [`$ec${i}`, splat(c)]),
+];
+/** The locals {@link exp} uses. */
+const EXP_LOCALS =
+  "(local $ev v128) (local $ek v128) (local $er v128) (local $ep v128) (local $ekeep v128) " +
+  EXP_CONSTANTS.map(([name]) => `(local ${name} v128)`).join(" ");
+/** Sets {@link exp}'s constants; once, before the loop. */
+const EXP_INIT = EXP_CONSTANTS.map(([name, value]) => `(local.set ${name} ${value})`).join("\n    ");
 /**
- * e^v of four lanes, as a value (the function declares {@link EXP_LOCALS}): v = k·ln2 + r with k rounded by
- * adding 1.5·2^23, e^r by a degree-7 Taylor polynomial (|r| ≤ ln2/2), 2^k through the exponent bits; below
- * -87.33 (under float32's smallest normal) the result is 0.
+ * e^v of four lanes, as a value (the function declares {@link EXP_LOCALS} and runs {@link EXP_INIT} first):
+ * v = k·ln2 + r with k rounded by adding 1.5·2^23, e^r by a degree-7 Taylor polynomial (|r| ≤ ln2/2), 2^k
+ * through the exponent bits; below -87.33 (under float32's smallest normal) the result is 0.
  */
 const exp = (v: string) =>
   `(block (result v128)
       (local.set $ev ${v})
-      (local.set $ekeep (f32x4.gt (local.get $ev) ${splat(-87.33)}))
-      (local.set $ev (f32x4.pmin (f32x4.pmax (local.get $ev) ${splat(-87.33)}) ${splat(88)}))
-      (local.set $ek (f32x4.add (f32x4.mul (local.get $ev) ${splat(1.4426950408889634)}) ${splat(12582912)}))
-      (local.set $ep (f32x4.sub (local.get $ek) ${splat(12582912)}))
-      (local.set $er (f32x4.sub (f32x4.sub (local.get $ev) (f32x4.mul (local.get $ep) ${
-    splat(0.693145751953125)
-  }))
-        (f32x4.mul (local.get $ep) ${splat(1.428606765330187e-6)})))
-      (local.set $ek (i32x4.shl (i32x4.add (i32x4.sub (local.get $ek) (v128.const i32x4 0x4b400000 0x4b400000 0x4b400000 0x4b400000))
-        (v128.const i32x4 127 127 127 127)) (i32.const 23)))
-      (local.set $ep ${splat(1 / 5040)})
+      (local.set $ekeep (f32x4.gt (local.get $ev) (local.get $elo)))
+      (local.set $ev (f32x4.pmin (f32x4.pmax (local.get $ev) (local.get $elo)) (local.get $ehi)))
+      (local.set $ek (f32x4.add (f32x4.mul (local.get $ev) (local.get $elog2e)) (local.get $eround)))
+      (local.set $ep (f32x4.sub (local.get $ek) (local.get $eround)))
+      (local.set $er (f32x4.sub (f32x4.sub (local.get $ev) (f32x4.mul (local.get $ep) (local.get $eln2hi)))
+        (f32x4.mul (local.get $ep) (local.get $eln2lo))))
+      (local.set $ek (i32x4.shl (i32x4.sub (local.get $ek) (local.get $ebias)) (i32.const 23)))
+      (local.set $ep (f32x4.add (local.get $ec1) (f32x4.mul (local.get $er) (local.get $ec0))))
       ${
-    [1 / 720, 1 / 120, 1 / 24, 1 / 6, 0.5, 1, 1].map((c) =>
-      `(local.set $ep (f32x4.add ${splat(c)} (f32x4.mul (local.get $er) (local.get $ep))))`
-    ).join("\n      ")
+    [2, 3, 4, 5, 6, 6].map((i) =>
+      `(local.set $ep (f32x4.add (local.get $ec${i}) (f32x4.mul (local.get $er) (local.get $ep))))`
+    )
+      .join("\n      ")
   }
       (v128.and (local.get $ekeep) (f32x4.mul (local.get $ep) (local.get $ek))))`;
-/** The locals {@link exp} uses. */
-const EXP_LOCALS = "(local $ev v128) (local $ek v128) (local $er v128) (local $ep v128) (local $ekeep v128)";
 /** The sum of a v128's lanes, ((l0 + l1) + (l2 + l3)). */
 const sum4 = (v: string) => `(call $sum4 ${v})`;
 
@@ -267,12 +284,16 @@ const WAT = `(module
 })
   ;; SwiGLU of rows [gate | up] of 2f: out = (gate · s) · up with s = sigmoid(gate), s kept in sig.
   (func (export "swiglu") (param $gu i32) (param $out i32) (param $sig i32) (param $rows i32) (param $f i32)
-    (local $row i32) (local $i i32) (local $v v128) (local $s v128) ${EXP_LOCALS}
+    (local $row i32) (local $i i32) (local $v v128) (local $s v128) (local $one v128) ${EXP_LOCALS}
+    ${EXP_INIT}
+    (local.set $one ${splat(1)})
     ${
   rows(
     lanes("(local.get $f)", (l) =>
       `(local.set $v ${l.load(elt("$gu"))})
-        (local.set $s (f32x4.div ${splat(1)} (f32x4.add ${splat(1)} ${exp("(f32x4.neg (local.get $v))")})))
+        (local.set $s (f32x4.div (local.get $one) (f32x4.add (local.get $one) ${
+        exp("(f32x4.neg (local.get $v))")
+      })))
         ${l.store(elt("$sig"), "(local.get $s)")}
         ${
         l.store(
@@ -315,6 +336,86 @@ const WAT = `(module
       "(i32.shl (local.get $f) (i32.const 2))",
     ], ["$dy", "(i32.shl (local.get $f) (i32.const 2))"]],
   )
+})
+  ;; RoPE ("rotate half") of n tokens × heads × dh: y = x·cos + rotate(x)·sin, rotate(x) = [−x₂, x₁];
+  ;; cos and sin hold one dh row per token. With back = 1, the gradient: dx = dy·cos + rotateᵀ(dy·sin).
+  (func (export "rope") (param $x i32) (param $cos i32) (param $sin i32) (param $y i32) (param $rows i32)
+    (param $heads i32) (param $half i32) (param $back i32)
+    (local $row i32) (local $h i32) (local $i i32) (local $a v128) (local $b v128)
+    ${
+  rows(
+    `(local.set $h (i32.const 0))
+      (block $hd (loop $hb
+        (br_if $hd (i32.ge_s (local.get $h) (local.get $heads)))
+        ${
+      lanes("(local.get $half)", (l) =>
+        `(local.set $a ${l.load(elt("$x"))})
+          (local.set $b ${l.load(elt("$x", "(local.get $half)"))})
+          (if (local.get $back) (then
+            ${
+          l.store(
+            elt("$y"),
+            `(f32x4.add (f32x4.mul (local.get $a) ${l.load(elt("$cos"))})
+              (f32x4.mul (local.get $b) ${l.load(elt("$sin", "(local.get $half)"))}))`,
+          )
+        }
+            ${
+          l.store(
+            elt("$y", "(local.get $half)"),
+            `(f32x4.sub (f32x4.mul (local.get $b) ${l.load(elt("$cos", "(local.get $half)"))})
+              (f32x4.mul (local.get $a) ${l.load(elt("$sin"))}))`,
+          )
+        })
+          (else
+            ${
+          l.store(
+            elt("$y"),
+            `(f32x4.sub (f32x4.mul (local.get $a) ${l.load(elt("$cos"))})
+              (f32x4.mul (local.get $b) ${l.load(elt("$sin"))}))`,
+          )
+        }
+            ${
+          l.store(
+            elt("$y", "(local.get $half)"),
+            `(f32x4.add (f32x4.mul (local.get $b) ${l.load(elt("$cos", "(local.get $half)"))})
+              (f32x4.mul (local.get $a) ${l.load(elt("$sin", "(local.get $half)"))}))`,
+          )
+        }))`)
+    }
+        (local.set $x (i32.add (local.get $x) (i32.shl (local.get $half) (i32.const 3))))
+        (local.set $y (i32.add (local.get $y) (i32.shl (local.get $half) (i32.const 3))))
+        (local.set $h (i32.add (local.get $h) (i32.const 1)))
+        (br $hb)))`,
+    [["$cos", "(i32.shl (local.get $half) (i32.const 3))"], [
+      "$sin",
+      "(i32.shl (local.get $half) (i32.const 3))",
+    ]],
+  )
+})
+  ;; One Adam(W) update of n parameters: m' = β₁m + (1−β₁)g, v' = β₂v + (1−β₂)g², and
+  ;; p' = p·decay − lr·(m'/c₁)/(√(v'/c₂) + eps), in tfjs's order of operations.
+  (func (export "adam") (param $p i32) (param $g i32) (param $m i32) (param $v i32) (param $po i32) (param $mo i32)
+    (param $vo i32) (param $n i32) (param $b1 f32) (param $b2 f32) (param $c1 f32) (param $c2 f32) (param $eps f32)
+    (param $lr f32) (param $decay f32)
+    (local $i i32) (local $gv v128) (local $mv v128) (local $vv v128)
+    ${
+  lanes("(local.get $n)", (l) =>
+    `(local.set $gv ${l.load(elt("$g"))})
+      (local.set $mv (f32x4.add (f32x4.mul ${l.load(elt("$m"))} (f32x4.splat (local.get $b1)))
+        (f32x4.mul (local.get $gv) (f32x4.splat (f32.sub (f32.const 1) (local.get $b1))))))
+      (local.set $vv (f32x4.add (f32x4.mul ${l.load(elt("$v"))} (f32x4.splat (local.get $b2)))
+        (f32x4.mul (f32x4.mul (local.get $gv) (local.get $gv)) (f32x4.splat (f32.sub (f32.const 1) (local.get $b2))))))
+      ${l.store(elt("$mo"), "(local.get $mv)")}
+      ${l.store(elt("$vo"), "(local.get $vv)")}
+      ${
+      l.store(
+        elt("$po"),
+        `(f32x4.sub (f32x4.mul ${l.load(elt("$p"))} (f32x4.splat (local.get $decay)))
+        (f32x4.mul (f32x4.div (f32x4.div (local.get $mv) (f32x4.splat (local.get $c1)))
+          (f32x4.add (f32x4.sqrt (f32x4.div (local.get $vv) (f32x4.splat (local.get $c2)))) (f32x4.splat (local.get $eps))))
+          (f32x4.splat (local.get $lr))))`,
+      )
+    }`)
 })
   ;; Softmax gradient of rows: out = p ⊙ (dy - Σ p ⊙ dy).
   (func (export "softmaxGrad") (param $p i32) (param $dy i32) (param $out i32) (param $rows i32) (param $n i32)
@@ -364,6 +465,33 @@ const WAT = `(module
 
 /** The assembled kernels' exports. */
 interface Exports {
+  rope(
+    x: number,
+    cos: number,
+    sin: number,
+    y: number,
+    rows: number,
+    heads: number,
+    half: number,
+    back: number,
+  ): void;
+  adam(
+    p: number,
+    g: number,
+    m: number,
+    v: number,
+    po: number,
+    mo: number,
+    vo: number,
+    n: number,
+    b1: number,
+    b2: number,
+    c1: number,
+    c2: number,
+    eps: number,
+    lr: number,
+    decay: number,
+  ): void;
   rmsNorm(x: number, g: number, out: number, rinv: number, rows: number, d: number, eps: number): void;
   rmsNormGrad(
     x: number,
@@ -477,13 +605,17 @@ function register(): void {
   registered = true;
   const kernel = (
     kernelName: string,
-    kernelFunc: (b: WasmBackend, inputs: Record<string, tf.TensorInfo>) => tf.TensorInfo,
+    kernelFunc: (
+      b: WasmBackend,
+      inputs: Record<string, tf.TensorInfo>,
+      attrs: tf.NamedAttrMap,
+    ) => tf.TensorInfo,
   ) =>
     tf.registerKernel({
       kernelName,
       backendName: "wasm",
-      kernelFunc: ({ inputs, backend }) =>
-        kernelFunc(backend as unknown as WasmBackend, inputs as Record<string, tf.TensorInfo>),
+      kernelFunc: ({ inputs, backend, attrs }) =>
+        kernelFunc(backend as unknown as WasmBackend, inputs as Record<string, tf.TensorInfo>, attrs ?? {}),
     });
   const kernelN = (
     kernelName: string,
@@ -525,6 +657,42 @@ function register(): void {
     const dgu = b.makeOutput([n, 2 * f], "float32");
     if (n * f > 0) current()!.swigluGrad(at(b, gu), at(b, sig), at(b, dy), at(b, dgu), n, f);
     return dgu;
+  });
+  // RoPE of x [N, D] (D = heads · dh) with cos, sin [N, 1, dh]; back = 1 for its gradient (x is then dy).
+  kernel("SweetRope", (b, { x, cos, sin }, attrs) => {
+    const [n, d] = x.shape, dh = cos.shape[2];
+    const y = b.makeOutput([n, d], "float32");
+    if (n * d > 0) {
+      current()!.rope(at(b, x), at(b, cos), at(b, sin), at(b, y), n, d / dh, dh / 2, attrs.back ? 1 : 0);
+    }
+    return y;
+  });
+  // [p', m', v'] of one Adam(W) step.
+  kernelN("SweetAdam", (b, { p, g, m, v }, a) => {
+    const outs = [p, m, v].map((t) => b.makeOutput(t.shape, "float32"));
+    const n = tf.util.sizeFromShape(p.shape);
+    const [po, mo, vo] = outs.map((t) => at(b, t));
+    const f = (k: string) => a[k] as number;
+    if (n > 0) {
+      current()!.adam(
+        at(b, p),
+        at(b, g),
+        at(b, m),
+        at(b, v),
+        po,
+        mo,
+        vo,
+        n,
+        f("b1"),
+        f("b2"),
+        f("c1"),
+        f("c2"),
+        f("eps"),
+        f("lr"),
+        f("decay"),
+      );
+    }
+    return outs;
   });
   // dx = p ⊙ (dy − rowsum(p ⊙ dy)).
   kernel("SweetSoftmaxGrad", (b, { p, dy }) => {
@@ -669,4 +837,73 @@ export function swiglu(gateUp: tf.Tensor2D): tf.Tensor2D {
     };
   });
   return f(gateUp) as tf.Tensor2D;
+}
+
+/**
+ * RoPE ("rotate half") of `[N, heads · dh]` queries or keys, `x·cos + rotate_half(x)·sin` per head, with
+ * `cos`, `sin` `[N, 1, dh]`; forward and backward each one pass ({@link fusedKernels} must be true).
+ *
+ * @example
+ * ```ts
+ * import * as tf from "@tensorflow/tfjs";
+ * import { fusedKernels, rope } from "./kernels.ts";
+ * const [cos, sin] = [tf.ones([2, 1, 4]) as tf.Tensor3D, tf.zeros([2, 1, 4]) as tf.Tensor3D];
+ * if (fusedKernels()) rope(tf.ones([2, 8]) as tf.Tensor2D, cos, sin); // position 0: unchanged
+ * ```
+ */
+export function rope(x: tf.Tensor2D, cos: tf.Tensor3D, sin: tf.Tensor3D): tf.Tensor2D {
+  const f = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+    const [xi, save] = args as [tf.Tensor2D, tf.GradSaveFunc];
+    save([cos, sin]); // the forward pass's tensors are freed before the backward one runs
+    return {
+      value: tf.engine().runKernel("SweetRope", { x: xi, cos, sin }, { back: false }) as tf.Tensor2D,
+      gradFunc: (dy: tf.Tensor, [c, s]: tf.Tensor[]) =>
+        tf.engine().runKernel("SweetRope", { x: dy, cos: c, sin: s }, { back: true }) as tf.Tensor,
+    };
+  });
+  return f(x) as tf.Tensor2D;
+}
+
+/** Settings of one {@link adamStep}. */
+export interface AdamStepOptions {
+  beta1: number;
+  beta2: number;
+  /** Bias corrections 1 − β₁ᵗ and 1 − β₂ᵗ. */
+  c1: number;
+  c2: number;
+  eps: number;
+  lr: number;
+  /** The parameter's factor before the update: 1 − lr · weight decay, or 1. */
+  decay: number;
+}
+
+/**
+ * One Adam(W) update of a parameter in one pass: the new parameter and moments, for the caller to assign
+ * ({@link fusedKernels} must be true).
+ *
+ * @example
+ * ```ts
+ * import * as tf from "@tensorflow/tfjs";
+ * import { adamStep, fusedKernels } from "./kernels.ts";
+ * const [p, g, m, v] = [tf.ones([4]), tf.ones([4]), tf.zeros([4]), tf.zeros([4])];
+ * const o = { beta1: 0.9, beta2: 0.95, c1: 0.1, c2: 0.05, eps: 1e-8, lr: 0.1, decay: 1 };
+ * if (fusedKernels()) adamStep(p, g, m, v, o); // p: 0.9
+ * ```
+ */
+export function adamStep(
+  p: tf.Tensor,
+  g: tf.Tensor,
+  m: tf.Tensor,
+  v: tf.Tensor,
+  o: AdamStepOptions,
+): tf.Tensor[] {
+  return tf.engine().runKernel("SweetAdam", { p, g, m, v }, {
+    b1: o.beta1,
+    b2: o.beta2,
+    c1: o.c1,
+    c2: o.c2,
+    eps: o.eps,
+    lr: o.lr,
+    decay: o.decay,
+  }) as tf.Tensor[];
 }

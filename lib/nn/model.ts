@@ -16,6 +16,7 @@
 import * as tf from "@tensorflow/tfjs";
 import { Rng } from "../util/rng.ts";
 import { ModelConfig } from "./config.ts";
+import { fusedKernels, rope } from "./kernels.ts";
 import { attention, gatherRows, gelu, matmul, matmulConst, rmsNorm, swiglu } from "./ops.ts";
 
 /** A parameter's name, shape and initial distribution. */
@@ -384,6 +385,7 @@ export class Transformer {
   /** RoPE on `[N, D]` queries or keys: `x·cos + rotate_half(x)·sin` per head. */
   #rotate(x: tf.Tensor2D, ctx: Context): tf.Tensor2D {
     if (!this.#rope || !ctx.cos || !ctx.sin) return x;
+    if (fusedKernels()) return rope(x, ctx.cos, ctx.sin);
     const n = x.shape[0], dh = this.config.dModel / this.config.heads, heads = this.config.heads;
     const rotated = tf.reshape(matmulConst(tf.reshape(x, [n * heads, dh]), this.#rope.rotate), [
       n,

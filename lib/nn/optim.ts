@@ -8,6 +8,7 @@
  */
 import * as tf from "@tensorflow/tfjs";
 import type { NamedWeight } from "./model.ts";
+import { adamStep, fusedKernels } from "./kernels.ts";
 import { addN } from "./ops.ts";
 
 /** Optimiser settings. */
@@ -90,6 +91,20 @@ export class Adam {
         const g = grads[p.name];
         if (!g) continue;
         const m = this.#m.get(p.name)!, v = this.#v.get(p.name)!;
+        const decay = this.weightDecay > 0 && p.rank >= 2 ? 1 - lr * this.weightDecay : 1;
+        if (fusedKernels()) {
+          const [po, mo, vo] = adamStep(p, g, m, v, {
+            beta1: b1,
+            beta2: b2,
+            c1,
+            c2,
+            eps: this.eps,
+            lr,
+            decay,
+          });
+          [p.assign(po), m.assign(mo), v.assign(vo)];
+          continue;
+        }
         m.assign(tf.add(tf.mul(m, b1), tf.mul(g, 1 - b1)));
         v.assign(tf.add(tf.mul(v, b2), tf.mul(tf.square(g), 1 - b2)));
         const update = tf.div(tf.div(m, c1), tf.add(tf.sqrt(tf.div(v, c2)), this.eps));

@@ -3,6 +3,7 @@ import * as tf from "@tensorflow/tfjs";
 import { selectBackend } from "../../lib/nn/backend.ts";
 import { BLAS_VARIABLE, defaultBlasThreads } from "../../lib/nn/blas.ts";
 import { modelConfig } from "../../lib/nn/config.ts";
+import { KERNELS_VARIABLE } from "../../lib/nn/kernels.ts";
 import { type LogProbBatch, maskedLogProbs } from "../../lib/nn/logprobs.ts";
 import { Transformer } from "../../lib/nn/model.ts";
 import { Adam } from "../../lib/nn/optim.ts";
@@ -216,12 +217,22 @@ Deno.test("blas: SWEET_BLAS=off and a missing FFI permission run the stock kerne
 });
 
 testNeeding(BLAS, {
-  name: "blas: with the library found, the backend line names it and there is no 'off' line",
+  name:
+    "blas: with the library found, the backend line names it and the fused kernels (SWEET_KERNELS=off: not)",
   fn: async () => {
     const on = await selectIn({ [BLAS_VARIABLE]: "" });
     assert.ok(on.success, on.stderr);
-    assert.match(on.stderr, /^tfjs backend: wasm( \(simd\))?, matMul in OpenBLAS [\d.]+ \(\d+ threads?\), fused kernels\n/);
+    assert.match(
+      on.stderr,
+      /^tfjs backend: wasm( \(simd\))?, matMul in OpenBLAS [\d.]+ \(\d+ threads?\), fused kernels\n/,
+    );
     assert.doesNotMatch(on.stderr, /native matMul off/);
+    const plain = await selectIn({ [BLAS_VARIABLE]: "", [KERNELS_VARIABLE]: "off" });
+    assert.ok(plain.success, plain.stderr);
+    assert.match(
+      plain.stderr,
+      /^tfjs backend: wasm( \(simd\))?, matMul in OpenBLAS [\d.]+ \(\d+ threads?\)\n/,
+    );
   },
 });
 
