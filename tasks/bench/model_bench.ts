@@ -13,7 +13,7 @@ import { z } from "zod";
 import { runCli } from "../../lib/util/cli.ts";
 import { Rng } from "../../lib/util/rng.ts";
 import { type BackendInfo, type BackendName, engineName, selectBackend } from "../../lib/nn/backend.ts";
-import { BLAS_INSTALL, BLAS_VARIABLE } from "../../lib/nn/blas.ts";
+import { BLAS_INSTALL, BLAS_THREADS_VARIABLE, BLAS_VARIABLE } from "../../lib/nn/blas.ts";
 import { type ModelConfig, modelConfig, PRESETS } from "../../lib/nn/config.ts";
 import { parameterCount, Transformer } from "../../lib/nn/model.ts";
 import { Adam } from "../../lib/nn/optim.ts";
@@ -50,6 +50,9 @@ export const ModelBenchOptions = z.object({
   threads: z.string().default("1,2").describe("PyTorch thread counts to try (best is reported)"),
   workers: z.string().default("1,2").describe(
     "tfjs training replicas to try (Deno Workers, one core each; best is reported)",
+  ),
+  blasThreads: z.string().default("").describe(
+    "OpenBLAS thread counts to run the blas engine at, each its own column (default: 1 and every core)",
   ),
   python: z.string().default("/usr/bin/python3").describe("python with torch installed"),
   engines: z.string().default("stock,blas").describe(
@@ -294,23 +297,33 @@ export async function benchModel(
   const runs = name === "wasm" ? asked : ["stock"];
   const engines: EngineResult[] = [];
   const skipped: string[] = [];
-  const before = Deno.env.get(BLAS_VARIABLE);
+  const before = Deno.env.get(BLAS_VARIABLE), threadsBefore = Deno.env.get(BLAS_THREADS_VARIABLE);
+  // The blas engine at each thread count: one thread suits two data-parallel workers, all cores one worker.
+  const threadCounts = o.blasThreads.trim()
+    ? o.blasThreads.split(",").map((t) => Number(t.trim()))
+    : [...new Set([1, navigator.hardwareConcurrency])];
+  if (threadCounts.some((t) => !Number.isInteger(t) || t < 1)) {
+    throw new RangeError(`--blas-threads: expected positive integers, got "${o.blasThreads}"`);
+  }
   let model: Transformer | undefined;
   try {
     for (const engine of runs) {
-      if (name === "wasm") {
-        if (engine === "stock") Deno.env.set(BLAS_VARIABLE, "off");
-        else if (before === undefined || before.trim() === "off") Deno.env.delete(BLAS_VARIABLE);
-        else Deno.env.set(BLAS_VARIABLE, before);
+      for (const threads of engine === "blas" ? threadCounts : [undefined]) {
+        if (name === "wasm") {
+          if (engine === "stock") Deno.env.set(BLAS_VARIABLE, "off");
+          else if (before === undefined || before.trim() === "off") Deno.env.delete(BLAS_VARIABLE);
+          else Deno.env.set(BLAS_VARIABLE, before);
+        }
+        if (threads !== undefined) Deno.env.set(BLAS_THREADS_VARIABLE, String(threads));
+        const backend = await selectBackend(name);
+        if (engine === "blas" && backend.blas === undefined) {
+          skipped.push(`blas: no OpenBLAS loads here (${BLAS_INSTALL}, or ${BLAS_VARIABLE}=/path)`);
+          break;
+        }
+        // The same weights on every engine (selecting wasm again keeps its tensors; only the kernels change).
+        model ??= new Transformer(config);
+        engines.push(await measureEngine(model, o, backend));
       }
-      const backend = await selectBackend(name);
-      if (engine === "blas" && backend.blas === undefined) {
-        skipped.push(`blas: no OpenBLAS loads here (${BLAS_INSTALL}, or ${BLAS_VARIABLE}=/path)`);
-        continue;
-      }
-      // The same weights on every engine (selecting wasm again keeps its tensors; only the matMul changes).
-      model ??= new Transformer(config);
-      engines.push(await measureEngine(model, o, backend));
     }
     const result: Omit<ModelBenchResult, "table"> = {
       config,
@@ -343,6 +356,8 @@ export async function benchModel(
     model?.dispose();
     if (before === undefined) Deno.env.delete(BLAS_VARIABLE);
     else Deno.env.set(BLAS_VARIABLE, before);
+    if (threadsBefore === undefined) Deno.env.delete(BLAS_THREADS_VARIABLE);
+    else Deno.env.set(BLAS_THREADS_VARIABLE, threadsBefore);
   }
 }
 

@@ -4,7 +4,7 @@ import { benchModel } from "../../tasks/bench/model_bench.ts";
 import { BLAS } from "../need.ts";
 
 Deno.test({
-  name: "bench model: tiny smoke run measures every tfjs number for each engine and replica count",
+  name: "bench model: tiny smoke run measures every tfjs number for each engine, thread and replica count",
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
@@ -18,10 +18,17 @@ Deno.test({
       newTokens: 4,
       torch: false,
       workers: "1,2",
+      blasThreads: "1,2",
     });
-    // Both wasm engines side by side: the stock kernels always, the native BLAS where this machine has one.
+    // The wasm engines side by side: the stock kernels always, the native BLAS (at 1 and 2 threads) where
+    // this machine has one.
     const blas = BLAS.present();
-    assert.deepEqual(r.engines.map((e) => e.backend.blas !== undefined), blas ? [false, true] : [false]);
+    assert.deepEqual(r.engines.map((e) => e.backend.blas?.threads), blas ? [undefined, 1, 2] : [undefined]);
+    assert.equal(
+      new Set(r.engines.map((e) => e.label)).size,
+      r.engines.length,
+      "each column names its engine",
+    );
     assert.equal(r.skipped.length, blas ? 0 : 1);
     for (const { tfjs, label } of r.engines) {
       assert.deepEqual(Object.keys(tfjs.byWorkers).sort(), ["1", "2"]);
