@@ -1,6 +1,7 @@
 /**
- * Picks and initialises the tfjs backend, repairs the one wasm kernel family that makes slicing slow, and
- * hands the wasm backend's matrix products to the system BLAS when there is one (./blas.ts).
+ * Picks and initialises the tfjs backend, replaces the wasm kernels that copy slowly (slices, gather,
+ * concat: in place, by the exact copies of ./kernels.ts once loaded), and hands the wasm backend's matrix
+ * products to the system BLAS when there is one (./blas.ts), with ./kernels.ts's fused kernels beside it.
  *
  * `wasm` (XNNPACK + SIMD, single thread in Deno) is the default: measured 21–25 GFLOP/s for a plain 2-D
  * matMul versus 0.5–0.7 GFLOP/s on the `cpu` backend. `cpu` is only ever used when asked for by name.
@@ -36,7 +37,7 @@ export interface BackendInfo {
   threads?: number;
   /** wasm only: the native BLAS its matrix products run in, when one is loaded. */
   blas?: BlasInfo;
-  /** wasm with a BLAS only: whether softmaxes and log-probs run in the fused kernels (./kernels.ts). */
+  /** wasm with a BLAS only: whether the fused numeric kernels of ./kernels.ts are on. */
   fusedKernels?: boolean;
   /** webgpu only: the adapter it runs on (a software one such as llvmpipe reports its name here). */
   adapter?: AdapterInfo;
@@ -326,7 +327,8 @@ interface RefCounted {
 /**
  * Replaces the wasm Slice, SplitV and Unpack kernels (SplitV and Unpack call the stock Slice directly,
  * and autodiff uses them for the gradients of concat and stack) with {@link sliceInPlace}, makes
- * Identity share its input instead of copying it, and routes BatchMatMul through the native BLAS that
+ * Identity share its input instead of copying it, copies GatherV2 and Concat rows in place (once
+ * ./kernels.ts is loaded; the stock kernels before), and routes BatchMatMul through the native BLAS that
  * {@link selectBackend} loads (the stock kernel whenever there is none).
  *
  * @example
