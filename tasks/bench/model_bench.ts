@@ -9,6 +9,7 @@
  *
  * @module
  */
+import * as tf from "@tensorflow/tfjs";
 import { z } from "zod";
 import { runCli } from "../../lib/util/cli.ts";
 import { Rng } from "../../lib/util/rng.ts";
@@ -54,6 +55,9 @@ export const ModelBenchOptions = z.object({
   blasThreads: z.string().default("").describe(
     "OpenBLAS thread counts to run the blas engine at, each its own column (default: 1 and every core)",
   ),
+  profile: z.union([z.boolean(), z.stringbool()]).default(false).describe(
+    "also time each engine's kernels over one training step's gradients (tf.profile), slowest first",
+  ),
   python: z.string().default("/usr/bin/python3").describe("python with torch installed"),
   engines: z.string().default("stock,blas").describe(
     "wasm engines to run, side by side: stock (XNNPACK) and blas (matMul in the system OpenBLAS, when present)",
@@ -84,6 +88,8 @@ export interface EngineResult {
   };
   /** tfjs / torch. */
   ratios?: { train: number; sample: number };
+  /** With `--profile`: milliseconds and calls per kernel over one step's gradients, slowest first. */
+  profile?: { kernel: string; ms: number; calls: number }[];
 }
 
 /** Everything a run measured. */
@@ -232,11 +238,43 @@ function table(r: Omit<ModelBenchResult, "table">): string {
       (r.parameters / 1e6).toFixed(2)
     }M params; train ${o.batch}×${o.seqLen}, ` +
     `sample ${o.prompts} prompts × ${o.promptLen} + ${o.newTokens} new`;
+  const profiles = es.filter((e) => e.profile).map((e) =>
+    [
+      "",
+      `${e.label}: kernels over one step's gradients (${o.batch}×${o.seqLen}, one replica), ms and calls`,
+      ...e.profile!.slice(0, 15).map((k) =>
+        `  ${k.kernel.padEnd(26)} ${k.ms.toFixed(1).padStart(8)} ${String(k.calls).padStart(6)}`
+      ),
+    ].join("\n")
+  );
   const notes = [
     ...r.skipped.map((s) => `engine skipped: ${s}`),
     ...(r.torchSkipped ? [`PyTorch twin skipped: ${r.torchSkipped}`] : []),
   ];
-  return [setup, "", ...lines, ...(notes.length ? ["", ...notes] : [])].join("\n");
+  return [setup, "", ...lines, ...profiles, ...(notes.length ? ["", ...notes] : [])].join("\n");
+}
+
+/**
+ * Milliseconds and calls per kernel over the gradients of one training step on one replica, slowest first
+ * (`tf.profile`; kernels that call others, such as custom gradients, are left out, so nothing counts twice).
+ */
+async function profileStep(model: Transformer, o: ModelBenchOptions): Promise<EngineResult["profile"]> {
+  const tokens = randomTokens(new Rng("bench-train"), o.batch, o.seqLen, model.config.vocabSize);
+  const batch = tokens.map((ids) => ({ ids, mask: ids.map((_, t) => (t === 0 ? 0 : 1)) }));
+  const loss = sftLoss({ pad: 0 });
+  const step = () => tf.tidy(() => tf.variableGrads(() => loss(model, batch)).value.dataSync());
+  step(); // warm-up
+  const info = await tf.profile(() => void step());
+  const byKernel = new Map<string, { ms: number; calls: number }>();
+  for (const k of info.kernels) {
+    // A custom gradient's forward shows as an "unnamed scope" whose time includes its kernels'.
+    if (!k.name || k.name === "unnamed scope" || typeof k.kernelTimeMs !== "number") continue;
+    const e = byKernel.get(k.name) ?? { ms: 0, calls: 0 };
+    e.ms += k.kernelTimeMs;
+    e.calls++;
+    byKernel.set(k.name, e);
+  }
+  return [...byKernel].map(([kernel, e]) => ({ kernel, ...e })).sort((a, b) => b.ms - a.ms);
 }
 
 /** Measures training and sampling on the engine now selected. */
@@ -256,6 +294,7 @@ async function measureEngine(model: Transformer, o: ModelBenchOptions, backend: 
   console.error(`[${label}] sampling without a cache…`);
   const sampleUncachedTokensPerS = await measureSampling(model, o, false);
   const engine: EngineResult = {
+    ...(o.profile ? { profile: await profileStep(model, o) } : {}),
     backend,
     label,
     tfjs: {

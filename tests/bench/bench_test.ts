@@ -19,6 +19,7 @@ Deno.test({
       torch: false,
       workers: "1,2",
       blasThreads: "1,2",
+      profile: true,
     });
     // The wasm engines side by side: the stock kernels always, the native BLAS (at 1 and 2 threads) where
     // this machine has one.
@@ -30,13 +31,18 @@ Deno.test({
       "each column names its engine",
     );
     assert.equal(r.skipped.length, blas ? 0 : 1);
-    for (const { tfjs, label } of r.engines) {
+    for (const { tfjs, label, profile } of r.engines) {
       assert.deepEqual(Object.keys(tfjs.byWorkers).sort(), ["1", "2"]);
       for (const x of [tfjs.trainTokensPerS, tfjs.sampleTokensPerS, tfjs.sampleUncachedTokensPerS]) {
         assert.ok(x > 0 && Number.isFinite(x));
       }
       assert.equal(tfjs.trainTokensPerS, tfjs.byWorkers[tfjs.trainWorkers].trainTokensPerS);
       assert.ok(r.table.includes(`tfjs ${label}`), `${label} in\n${r.table}`);
+      // --profile: every kernel of a step's gradients, the products among them, slowest first.
+      const kernels = profile!.map((k) => k.kernel);
+      assert.ok(kernels.includes("BatchMatMul"), kernels.join(", "));
+      assert.ok(profile!.every((k, i) => k.calls > 0 && (i === 0 || profile![i - 1].ms >= k.ms)));
+      assert.ok(r.table.includes(`${label}: kernels over one step's gradients`));
     }
     assert.match(r.table, /training tokens\/s/);
     assert.match(r.torchSkipped ?? "", /disabled/);
