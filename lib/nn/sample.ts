@@ -210,20 +210,45 @@ export interface SampleOptions {
  * ```
  */
 export function sampleToken(logits: Float32Array, options: SampleOptions, rng: Rng): number {
+  return drawToken(logits, options, rng).token;
+}
+
+/**
+ * {@link sampleToken}'s draw, and the drawn token's log-probability under the model itself (temperature 1,
+ * no top-p). One pass of `exp(x − max)` serves both at temperature 1: it was computed twice per row and
+ * step, a quarter of a decoding step's time in JavaScript. The values are the same to the bit.
+ */
+function drawToken(
+  logits: Float32Array,
+  options: SampleOptions,
+  rng: Rng,
+): { token: number; logprob: number } {
   const temperature = options.temperature ?? 1, topP = options.topP ?? 1;
+  const n = logits.length;
   let best = 0;
-  for (let i = 1; i < logits.length; i++) if (logits[i] > logits[best]) best = i;
-  if (temperature <= 0) return best;
-  const probs = new Float64Array(logits.length);
-  let total = 0;
-  for (let i = 0; i < logits.length; i++) {
-    probs[i] = Math.exp((logits[i] - logits[best]) / temperature);
-    total += probs[i];
+  for (let i = 1; i < n; i++) if (logits[i] > logits[best]) best = i;
+  const max = logits[best];
+  const unit = new Float64Array(n);
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    unit[i] = Math.exp(logits[i] - max);
+    sum += unit[i];
   }
-  let candidates: number[];
+  const lse = max + Math.log(sum);
+  if (temperature <= 0) return { token: best, logprob: logits[best] - lse };
+  let probs = unit, total = sum;
+  if (temperature !== 1) {
+    probs = new Float64Array(n);
+    total = 0;
+    for (let i = 0; i < n; i++) {
+      probs[i] = Math.exp((logits[i] - max) / temperature);
+      total += probs[i];
+    }
+  }
+  let token = -1;
   if (topP < 1) {
     const order = Array.from(probs.keys()).sort((a, b) => probs[b] - probs[a] || a - b);
-    candidates = [];
+    const candidates: number[] = [];
     let mass = 0;
     for (const i of order) {
       candidates.push(i);
@@ -231,15 +256,24 @@ export function sampleToken(logits: Float32Array, options: SampleOptions, rng: R
       if (mass >= topP) break;
     }
     total = candidates.reduce((s, i) => s + probs[i], 0);
+    let u = rng.float() * total;
+    for (const i of candidates) {
+      u -= probs[i];
+      if (u < 0) {
+        token = i;
+        break;
+      }
+    }
+    if (token < 0) token = candidates[candidates.length - 1];
   } else {
-    candidates = Array.from(probs.keys());
+    let u = rng.float() * total;
+    for (let i = 0; i < n && token < 0; i++) {
+      u -= probs[i];
+      if (u < 0) token = i;
+    }
+    if (token < 0) token = n - 1;
   }
-  let u = rng.float() * total;
-  for (const i of candidates) {
-    u -= probs[i];
-    if (u < 0) return i;
-  }
-  return candidates[candidates.length - 1];
+  return { token, logprob: logits[token] - lse };
 }
 
 /** Why a sequence ended: a stop token, `maxTokens`, or the model's context window. */
@@ -270,16 +304,6 @@ export interface GenerateResult {
    */
   logprobs: number[][];
   finishReasons: FinishReason[];
-}
-
-/** Log-softmax of one row, into `out`. */
-function logSoftmaxRow(row: Float32Array, out: Float64Array): void {
-  let max = -Infinity;
-  for (const x of row) max = Math.max(max, x);
-  let sum = 0;
-  for (const x of row) sum += Math.exp(x - max);
-  const lse = max + Math.log(sum);
-  for (let i = 0; i < row.length; i++) out[i] = row[i] - lse;
 }
 
 /**
@@ -336,7 +360,6 @@ async function decodeChunk(
 ): Promise<void> {
   const ctx = model.config.contextLength, vocab = model.config.vocabSize;
   const session = new DecodeSession(model, ids.map((i) => prompts[i]), options);
-  const logp = new Float64Array(vocab);
   let active = ids.slice();
   try {
     while (active.length > 0) {
@@ -344,10 +367,9 @@ async function decodeChunk(
       const next: number[] = [], keep: number[] = [];
       active.forEach((id, row) => {
         const rowLogits = logits.subarray(row * vocab, (row + 1) * vocab);
-        const token = sampleToken(rowLogits, options, rngs[id]);
-        logSoftmaxRow(rowLogits, logp);
+        const { token, logprob } = drawToken(rowLogits, options, rngs[id]);
         result.tokens[id].push(token);
-        result.logprobs[id].push(logp[token]);
+        result.logprobs[id].push(logprob);
         const n = result.tokens[id].length;
         if (stops.has(token)) result.finishReasons[id] = "stop";
         else if (n >= options.maxTokens) result.finishReasons[id] = "length";
