@@ -192,6 +192,8 @@ interface Context {
   sin?: tf.Tensor3D;
   /** Additive attention mask `[1 or B, T, Tk]`. */
   bias: tf.Tensor3D;
+  /** Per query row, how many leading keys any batch row may see (past them the mask hides everything). */
+  visible?: Int32Array;
   cache?: KVCache;
   newCache?: KVCache;
 }
@@ -306,7 +308,13 @@ export class Transformer {
     const bias = options.attentionMask
       ? maskBias(batch, time, past + time, options.attentionMask)
       : attentionBias(batch, time, past, options.keyMask);
-    const ctx: Context = { batch, time, bias };
+    // Only the native engine's attention reads it (by causal blocks; see ./ops.ts).
+    const visible = !fusedKernels()
+      ? undefined
+      : options.attentionMask
+      ? visibleKeys(batch, time, past + time, options.attentionMask)
+      : Int32Array.from({ length: time }, (_, i) => past + i + 1);
+    const ctx: Context = { batch, time, bias, visible };
     if (options.cache) Object.assign(ctx, { cache: options.cache, newCache: { k: [], v: [] } });
     let x = gatherRows(this.#p("tok_emb"), ids);
     if (c.positional === "learned") x = tf.add(x, gatherRows(this.#p("pos_emb"), positions));
@@ -332,6 +340,7 @@ export class Transformer {
       blocks.map((b) => ({ k: flat(b.k), v: flat(b.v) })),
       ctx.bias,
       c.heads,
+      ctx.visible,
     );
     const merged = tf.reshape(
       tf.transpose(tf.reshape(out, [ctx.batch, c.heads, ctx.time, dh]), [0, 2, 1, 3]),
@@ -499,6 +508,20 @@ function maskBias(batch: number, time: number, keys: number, mask: Uint8Array): 
     );
   }
   return tf.tensor3d(Float32Array.from(mask, (m) => (m === 1 ? 0 : -1e9)), [batch, time, keys]);
+}
+
+/** Per query row of a `[batch, time, keys]` mask, one past the last key that any batch row may see. */
+function visibleKeys(batch: number, time: number, keys: number, mask: Uint8Array): Int32Array {
+  const out = new Int32Array(time);
+  for (let b = 0; b < batch; b++) {
+    for (let i = 0; i < time; i++) {
+      const row = (b * time + i) * keys;
+      let j = keys;
+      while (j > out[i] && mask[row + j - 1] !== 1) j--;
+      out[i] = Math.max(out[i], j);
+    }
+  }
+  return out;
 }
 
 function attentionBias(batch: number, time: number, past: number, keyMask?: Uint8Array): tf.Tensor3D {
