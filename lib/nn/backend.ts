@@ -20,7 +20,7 @@ import * as tf from "@tensorflow/tfjs";
 import { z } from "zod";
 import "@tensorflow/tfjs-backend-wasm";
 import { type Blas, BLAS_INSTALL, BLAS_VARIABLE, loadBlas } from "./blas.ts";
-import { copyKernels, fusedKernels, KERNELS_VARIABLE, loadKernels } from "./kernels.ts";
+import { copyKernels, fusedKernels, KERNELS_VARIABLE, loadKernels, type WasmHeap } from "./kernels.ts";
 
 /** The backends the kit can run on. */
 export type BackendName = "wasm" | "cpu" | "tensorflow" | "webgpu";
@@ -94,12 +94,6 @@ export const BackendFlag = z.enum(["wasm", "cpu", "tensorflow", "webgpu"]).optio
  */
 export function useBackendFlag(name: BackendName | undefined): void {
   if (name) Deno.env.set("TFJS_BACKEND", name);
-}
-
-/** Minimal view of the wasm backend's heap helpers (not part of tfjs's public typings). */
-interface WasmHeap {
-  makeOutput(shape: number[], dtype: tf.DataType): tf.TensorInfo;
-  typedArrayFromHeap(t: tf.TensorInfo): Float32Array | Int32Array | Uint8Array;
 }
 
 /**

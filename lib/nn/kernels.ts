@@ -512,8 +512,8 @@ interface Exports {
   softmaxGrad(p: number, dy: number, out: number, rows: number, n: number): void;
 }
 
-/** Minimal view of the wasm backend (not part of tfjs's public typings). */
-interface WasmBackend {
+/** Minimal view of the wasm backend's heap helpers (not part of tfjs's public typings); ./backend.ts's too. */
+export interface WasmHeap {
   makeOutput(shape: number[], dtype: tf.DataType): tf.TensorInfo;
   typedArrayFromHeap(t: tf.TensorInfo): Float32Array | Int32Array | Uint8Array;
   disposeData(dataId: tf.DataId): boolean;
@@ -528,9 +528,7 @@ let fusedOn = false;
 /** The kernels, when they are loaded on the active backend's memory. */
 function current(): Exports | undefined {
   if (!loaded || tf.getBackend() !== "wasm") return undefined;
-  return (tf.backend() as unknown as WasmBackend).wasm.asm.memory === loaded.memory
-    ? loaded.exports
-    : undefined;
+  return (tf.backend() as unknown as WasmHeap).wasm.asm.memory === loaded.memory ? loaded.exports : undefined;
 }
 
 /**
@@ -562,7 +560,7 @@ export function copyKernels(): Pick<Exports, "copyRows" | "gatherRows"> | undefi
 }
 
 /** Byte offset of a tensor in the heap (taken after every makeOutput: a malloc may move the views). */
-function at(backend: WasmBackend, t: tf.TensorInfo): number {
+function at(backend: WasmHeap, t: tf.TensorInfo): number {
   return backend.typedArrayFromHeap(t).byteOffset;
 }
 
@@ -583,7 +581,7 @@ function at(backend: WasmBackend, t: tf.TensorInfo): number {
 export async function loadKernels(fused: boolean): Promise<void> {
   fusedOn = fused;
   if (current() || tf.getBackend() !== "wasm") return;
-  const memory = (tf.backend() as unknown as WasmBackend).wasm.asm.memory;
+  const memory = (tf.backend() as unknown as WasmHeap).wasm.asm.memory;
   const wabt = await wabtInit();
   const module = wabt.parseWat("kernels.wat", WAT, { simd: true, bulk_memory: true });
   let binary: Uint8Array<ArrayBuffer>;
@@ -606,47 +604,33 @@ function register(): void {
   const kernel = (
     kernelName: string,
     kernelFunc: (
-      b: WasmBackend,
+      b: WasmHeap,
       inputs: Record<string, tf.TensorInfo>,
       attrs: tf.NamedAttrMap,
-    ) => tf.TensorInfo,
+    ) => tf.TensorInfo | tf.TensorInfo[],
   ) =>
     tf.registerKernel({
       kernelName,
       backendName: "wasm",
       kernelFunc: ({ inputs, backend, attrs }) =>
-        kernelFunc(backend as unknown as WasmBackend, inputs as Record<string, tf.TensorInfo>, attrs ?? {}),
-    });
-  const kernelN = (
-    kernelName: string,
-    kernelFunc: (
-      b: WasmBackend,
-      inputs: Record<string, tf.TensorInfo>,
-      attrs: tf.NamedAttrMap,
-    ) => tf.TensorInfo[],
-  ) =>
-    tf.registerKernel({
-      kernelName,
-      backendName: "wasm",
-      kernelFunc: ({ inputs, backend, attrs }) =>
-        kernelFunc(backend as unknown as WasmBackend, inputs as Record<string, tf.TensorInfo>, attrs ?? {}),
+        kernelFunc(backend as unknown as WasmHeap, inputs as Record<string, tf.TensorInfo>, attrs ?? {}),
     });
   // [y, rinv]: RMSNorm of the rows of x [N, D] with gain g [D].
-  kernelN("SweetRmsNorm", (b, { x, g }, attrs) => {
+  kernel("SweetRmsNorm", (b, { x, g }, attrs) => {
     const [n, d] = x.shape;
     const y = b.makeOutput([n, d], "float32"), rinv = b.makeOutput([n], "float32");
     if (n * d > 0) current()!.rmsNorm(at(b, x), at(b, g), at(b, y), at(b, rinv), n, d, attrs.eps as number);
     return [y, rinv];
   });
   // [dx, dg].
-  kernelN("SweetRmsNormGrad", (b, { x, g, rinv, dy }) => {
+  kernel("SweetRmsNormGrad", (b, { x, g, rinv, dy }) => {
     const [n, d] = x.shape;
     const dx = b.makeOutput([n, d], "float32"), dg = b.makeOutput([d], "float32");
     if (d > 0) current()!.rmsNormGrad(at(b, x), at(b, g), at(b, rinv), at(b, dy), at(b, dx), at(b, dg), n, d);
     return [dx, dg];
   });
   // [out, sig]: silu(gate) · up of rows [gate | up] of gu [N, 2F].
-  kernelN("SweetSwiglu", (b, { gu }) => {
+  kernel("SweetSwiglu", (b, { gu }) => {
     const [n, f] = [gu.shape[0], gu.shape[1] / 2];
     const out = b.makeOutput([n, f], "float32"), sig = b.makeOutput([n, f], "float32");
     if (n * f > 0) current()!.swiglu(at(b, gu), at(b, out), at(b, sig), n, f);
@@ -668,7 +652,7 @@ function register(): void {
     return y;
   });
   // [p', m', v'] of one Adam(W) step.
-  kernelN("SweetAdam", (b, { p, g, m, v }, a) => {
+  kernel("SweetAdam", (b, { p, g, m, v }, a) => {
     const outs = [p, m, v].map((t) => b.makeOutput(t.shape, "float32"));
     const n = tf.util.sizeFromShape(p.shape);
     const [po, mo, vo] = outs.map((t) => at(b, t));

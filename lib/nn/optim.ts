@@ -102,13 +102,15 @@ export class Adam {
             lr,
             decay,
           });
-          [p.assign(po), m.assign(mo), v.assign(vo)];
+          p.assign(po);
+          m.assign(mo);
+          v.assign(vo);
           continue;
         }
         m.assign(tf.add(tf.mul(m, b1), tf.mul(g, 1 - b1)));
         v.assign(tf.add(tf.mul(v, b2), tf.mul(tf.square(g), 1 - b2)));
         const update = tf.div(tf.div(m, c1), tf.add(tf.sqrt(tf.div(v, c2)), this.eps));
-        const decayed = this.weightDecay > 0 && p.rank >= 2 ? tf.mul(p, 1 - lr * this.weightDecay) : p;
+        const decayed = this.weightDecay > 0 && p.rank >= 2 ? tf.mul(p, decay) : p;
         p.assign(tf.sub(decayed, tf.mul(update, lr)));
       }
     });

@@ -116,15 +116,22 @@ function randomTokens(rng: Rng, rows: number, length: number, vocab: number): nu
   return Array.from({ length: rows }, () => Array.from({ length }, () => rng.int(0, vocab - 1)));
 }
 
+/**
+ * The benchmark's training batch: random tokens in which every next token counts, the same loss as the
+ * twin's cross-entropy over all positions.
+ */
+function trainingBatch(model: Transformer, o: ModelBenchOptions): { ids: number[]; mask: number[] }[] {
+  const tokens = randomTokens(new Rng("bench-train"), o.batch, o.seqLen, model.config.vocabSize);
+  return tokens.map((ids) => ({ ids, mask: ids.map((_, t) => (t === 0 ? 0 : 1)) }));
+}
+
 /** Training throughput with `replicas` model replicas, the batch split evenly between them. */
 async function measureTraining(
   model: Transformer,
   o: ModelBenchOptions,
   replicas: number,
 ): Promise<Pick<Throughput, "trainTokensPerS" | "stepSeconds">> {
-  const tokens = randomTokens(new Rng("bench-train"), o.batch, o.seqLen, model.config.vocabSize);
-  // Every next token counts: the same loss as the twin's cross-entropy over all positions.
-  const examples = tokens.map((ids) => ({ ids, mask: ids.map((_, t) => (t === 0 ? 0 : 1)) }));
+  const examples = trainingBatch(model, o);
   const per = Math.ceil(o.batch / replicas);
   const micro = Array.from({ length: replicas }, (_, r) => examples.slice(r * per, (r + 1) * per));
   const params = { pad: 0 };
@@ -259,8 +266,7 @@ function table(r: Omit<ModelBenchResult, "table">): string {
  * (`tf.profile`; kernels that call others, such as custom gradients, are left out, so nothing counts twice).
  */
 async function profileStep(model: Transformer, o: ModelBenchOptions): Promise<EngineResult["profile"]> {
-  const tokens = randomTokens(new Rng("bench-train"), o.batch, o.seqLen, model.config.vocabSize);
-  const batch = tokens.map((ids) => ({ ids, mask: ids.map((_, t) => (t === 0 ? 0 : 1)) }));
+  const batch = trainingBatch(model, o);
   const loss = sftLoss({ pad: 0 });
   const step = () => tf.tidy(() => tf.variableGrads(() => loss(model, batch)).value.dataSync());
   step(); // warm-up

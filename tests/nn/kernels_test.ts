@@ -6,7 +6,7 @@ import * as fused from "../../lib/nn/kernels.ts";
 import { attention, rmsNorm, swiglu, targetLogProbs } from "../../lib/nn/ops.ts";
 import { Rng } from "../../lib/util/rng.ts";
 import { BLAS, testNeeding } from "../need.ts";
-import { onWasm } from "./engine.ts";
+import { onWasm, wasmEngines } from "./engine.ts";
 
 await selectBackend("wasm", { quiet: true });
 
@@ -66,7 +66,7 @@ function reference(shape: number[], dtype: tf.DataType, f: (index: number[]) => 
 }
 
 Deno.test("kernels: the copy kernels load on every wasm engine", async () => {
-  for (const blas of await engines()) {
+  for (const blas of await wasmEngines()) {
     await onWasm(
       blas,
       () => assert.ok(copyKernels(), `copy kernels on the ${blas ? "native" : "stock"} engine`),
@@ -156,11 +156,6 @@ Deno.test("kernels: gather, slices, splits, unstack and concat copy rows exactly
     );
   });
 });
-
-/** The engines this machine has (the native one when a BLAS loads). */
-async function engines(): Promise<boolean[]> {
-  return (await onWasm(true, () => true).catch(() => false)) ? [false, true] : [false];
-}
 
 /** `f` on the native engine with the fused kernels on, and its value with them off (tfjs's own kernels). */
 async function fusedAndStock<T>(f: () => T): Promise<[T, T]> {
