@@ -507,7 +507,11 @@ function maskBias(batch: number, time: number, keys: number, mask: Uint8Array): 
       `attentionMask has ${mask.length} entries, expected batch × time × keys = ${batch * time * keys}`,
     );
   }
-  return tf.tensor3d(Float32Array.from(mask, (m) => (m === 1 ? 0 : -1e9)), [batch, time, keys]);
+  // A plain loop: `Float32Array.from(mask, fn)` walks the iterator protocol element by element, and at
+  // 8 packed rows of 512 tokens (2M entries) it took 30% of a critic's training time.
+  const bias = new Float32Array(mask.length);
+  for (let i = 0; i < mask.length; i++) if (mask[i] !== 1) bias[i] = -1e9;
+  return tf.tensor3d(bias, [batch, time, keys]);
 }
 
 /** Per query row of a `[batch, time, keys]` mask, one past the last key that any batch row may see. */
