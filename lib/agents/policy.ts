@@ -8,6 +8,7 @@
 import type { Agent, AgentAction, AgentObservation } from "../colbench/agent.ts";
 import { ANSWER_MARKER } from "../colbench/backend/protocol.ts";
 import { fittedPromptIds } from "../nn/chat.ts";
+import { nativeMatMul } from "../nn/backend.ts";
 import type { Transformer } from "../nn/model.ts";
 import { generate, type GenerateResult } from "../nn/sample.ts";
 import type { Tokenizer } from "../nn/tokenizer.ts";
@@ -27,7 +28,10 @@ export interface PolicyOptions {
   topP?: number;
   /** Most tokens per message. Default 200. */
   maxTokens?: number;
-  /** Prompts decoded together. Default 64. */
+  /**
+   * Prompts decoded together, prefilled 64 at a time. Default 256 on the native engine; 64 on the stock
+   * kernels, whose samples (and so the README's numbers) stay those they have always drawn.
+   */
   sampleBatchSize?: number;
   /**
    * At the episode's last allowed turn, start the message with the answer marker: the single-turn
@@ -122,7 +126,7 @@ export class PolicyAgent implements Agent {
       temperature: this.options.temperature ?? 1,
       topP: this.options.topP ?? 1,
       maxTokens,
-      sampleBatchSize: this.options.sampleBatchSize ?? 64,
+      sampleBatchSize: this.options.sampleBatchSize ?? (nativeMatMul() ? 256 : 64),
     };
     let sampled: number[][];
     if (this.options.seeding === "episode") {

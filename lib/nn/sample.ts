@@ -3,8 +3,15 @@
  * row's next token sits in the same column; positions count real tokens only and padded keys are masked,
  * so a row's logits are the same as when it runs alone (tests/nn_sample_test.ts). The categorical draw
  * happens in JavaScript with the kit's {@link Rng}, so runs are reproducible; each prompt gets its own
- * stream, so results do not depend on batch composition or `sampleBatchSize` (bit for bit on the stock
- * wasm kernels; with the native BLAS matMul, ./blas.ts, log-probabilities only up to rounding).
+ * stream, so results do not depend on batch composition, `sampleBatchSize` or `prefillBatchSize` beyond
+ * rounding: a row's left padding moves its keys across the SIMD lanes of the attention's sums, so its
+ * log-probabilities are bit for bit the same only where its padding differs by a multiple of 4 (on the
+ * stock wasm kernels; with the native BLAS matMul, ./blas.ts, edge tiles also sum in another order).
+ *
+ * Decoding is dispatch-bound at these model sizes (one step of 16 rows costs about what one of 64 does), so
+ * prompts are prefilled in passes of `prefillBatchSize` and decoded together in groups of up to
+ * `sampleBatchSize` rows ({@link DecodeSession.append}); a finished row stays in its group, unread, until a
+ * quarter of the group has finished, since dropping rows copies the whole cache.
  *
  * @module
  */
@@ -159,6 +166,51 @@ export class DecodeSession {
     this.#lengths = this.#lengths.map((n) => n + 1);
   }
 
+  /**
+   * Moves the rows of `other` (a session of the same model, with a cache) after this session's rows, so
+   * that prompts prefilled in several passes decode as one batch. The narrower side's key columns are
+   * left-padded and masked, which changes no row's logits (a padded key gets zero weight). `other` is
+   * consumed: its tensors now belong to this session.
+   */
+  append(other: DecodeSession): void {
+    if (!this.#cache || !other.#cache) throw new Error("append: both sessions need the KV cache");
+    if (other.model !== this.model) throw new Error("append: the sessions decode different models");
+    const mine = this.#cache, theirs = other.#cache;
+    const widthOf = (s: DecodeSession) => s.#masks[0].length;
+    const width = Math.max(widthOf(this), widthOf(other));
+    const joined = tf.tidy(() => {
+      // The bulk and the tail of each side's cache as one tensor per layer, widened to `width` keys.
+      const full = (cache: KVCache, pick: "k" | "v", extra: number) =>
+        cache[pick].map((bulk, layer) => {
+          const tail = (pick === "k" ? cache.kTail : cache.vTail)?.[layer];
+          const all = tail ? tf.concat([bulk, tail], 2) : bulk;
+          return extra === 0 ? all : tf.pad(all, [[0, 0], [0, 0], [extra, 0], [0, 0]]);
+        });
+      const side = (s: DecodeSession, cache: KVCache) => {
+        const extra = width - widthOf(s);
+        return { k: full(cache, "k", extra), v: full(cache, "v", extra) };
+      };
+      const [a, b] = [side(this, mine), side(other, theirs)];
+      return {
+        logits: tf.concat([this.logits, other.logits], 0) as tf.Tensor2D,
+        cache: {
+          k: a.k.map((k, layer) => tf.concat([k, b.k[layer]], 0)),
+          v: a.v.map((v, layer) => tf.concat([v, b.v[layer]], 0)),
+        } as KVCache,
+      };
+    });
+    const widen = (s: DecodeSession) =>
+      s.#masks.map((mask) => [...new Array<number>(width - mask.length).fill(0), ...mask]);
+    const masks = [...widen(this), ...widen(other)];
+    const lengths = [...this.#lengths, ...other.#lengths];
+    other.dispose();
+    tf.dispose([this.logits, ...cacheTensors(mine)]);
+    this.logits = joined.logits;
+    this.#cache = joined.cache;
+    this.#masks = masks;
+    this.#lengths = lengths;
+  }
+
   /** Keeps only the listed rows (in that order), so finished sequences stop costing compute. */
   keep(rows: readonly number[]): void {
     if (rows.length === this.rows && rows.every((r, i) => r === i)) return;
@@ -287,8 +339,13 @@ export interface GenerateOptions extends SampleOptions {
   stopTokens?: readonly number[];
   /** Source of randomness; each prompt uses `rng.fork(index)`. */
   rng: Rng;
-  /** Prompts decoded together (bounds memory); longer lists are processed in chunks. Default 32. */
+  /** Prompts decoded together (bounds the KV cache's memory); longer lists are processed in groups. Default 32. */
   sampleBatchSize?: number;
+  /**
+   * Prompts prefilled in one forward pass (bounds its activations and, prompts being sorted by length, the
+   * padding); the passes of a group then decode together. Default 64.
+   */
+  prefillBatchSize?: number;
   /** Id used for left padding (masked out, so any valid id works). Default 0. */
   padToken?: number;
   /** false: no KV cache, the full forward pass re-runs for every token (benchmarks only). Default true. */
@@ -342,30 +399,68 @@ export async function generate(
   });
   // Similar lengths together waste less compute on padding.
   todo.sort((a, b) => prompts[b].length - prompts[a].length || a - b);
-  const chunk = Math.max(1, options.sampleBatchSize ?? 32);
-  for (let start = 0; start < todo.length; start += chunk) {
-    await decodeChunk(model, prompts, todo.slice(start, start + chunk), options, stops, rngs, result);
+  // Prefill passes of consecutive prompts, joined into decode groups of at most `sampleBatchSize` rows,
+  // balanced: 300 prompts in passes of 64 and groups of at most 256 decode as 192 + 108, not 256 + 44.
+  const batch = Math.max(1, options.sampleBatchSize ?? 32);
+  const pass = options.useCache === false
+    ? batch
+    : Math.min(batch, Math.max(1, options.prefillBatchSize ?? 64));
+  const passes: number[][] = [];
+  for (let start = 0; start < todo.length; start += pass) passes.push(todo.slice(start, start + pass));
+  const perGroup =
+    Math.min(Math.ceil(passes.length / Math.ceil(todo.length / batch)), Math.floor(batch / pass)) || 1;
+  for (let start = 0; start < passes.length; start += perGroup) {
+    await decodeGroup(model, prompts, passes.slice(start, start + perGroup), options, stops, rngs, result);
   }
   return result;
 }
 
-async function decodeChunk(
+/** Prefills each pass of prompts, then joins them into one session. */
+function prefill(
   model: Transformer,
   prompts: readonly number[][],
-  ids: number[],
+  passes: number[][],
+  options: GenerateOptions,
+) {
+  let session: DecodeSession | undefined;
+  try {
+    for (const ids of passes) {
+      const next = new DecodeSession(model, ids.map((i) => prompts[i]), options);
+      if (session) session.append(next);
+      else session = next;
+    }
+  } catch (e) {
+    session?.dispose();
+    throw e;
+  }
+  return session!;
+}
+
+/**
+ * Decodes one group of prompts together. A finished row keeps decoding (fed a pad, its output unread) until
+ * a quarter of the rows have finished: dropping rows copies the whole cache, and a row's logits do not
+ * depend on the others (beyond rounding with the native BLAS), so this only saves the copies.
+ */
+async function decodeGroup(
+  model: Transformer,
+  prompts: readonly number[][],
+  passes: number[][],
   options: GenerateOptions,
   stops: Set<number>,
   rngs: Rng[],
   result: GenerateResult,
 ): Promise<void> {
-  const ctx = model.config.contextLength, vocab = model.config.vocabSize;
-  const session = new DecodeSession(model, ids.map((i) => prompts[i]), options);
-  let active = ids.slice();
+  const ctx = model.config.contextLength, vocab = model.config.vocabSize, filler = options.padToken ?? 0;
+  const session = prefill(model, prompts, passes, options);
+  // The prompt each session row decodes, or -1 once it has finished.
+  let rows = passes.flat();
+  let live = rows.length;
   try {
-    while (active.length > 0) {
+    while (live > 0) {
       const logits = await session.logits.data() as Float32Array;
-      const next: number[] = [], keep: number[] = [];
-      active.forEach((id, row) => {
+      let feed = rows.map(() => filler);
+      rows.forEach((id, row) => {
+        if (id < 0) return;
         const rowLogits = logits.subarray(row * vocab, (row + 1) * vocab);
         const { token, logprob } = drawToken(rowLogits, options, rngs[id]);
         result.tokens[id].push(token);
@@ -374,15 +469,20 @@ async function decodeChunk(
         if (stops.has(token)) result.finishReasons[id] = "stop";
         else if (n >= options.maxTokens) result.finishReasons[id] = "length";
         else if (prompts[id].length + n >= ctx) result.finishReasons[id] = "context";
-        else {
-          next.push(token);
-          keep.push(row);
-        }
+        else return void (feed[row] = token);
+        rows[row] = -1;
+        live--;
       });
-      if (keep.length === 0) break;
-      session.keep(keep);
-      active = keep.map((row) => active[row]);
-      session.step(next);
+      if (live === 0) break;
+      // Finished rows must also stay inside the context window for the next step.
+      const full = session.lengths.some((n, row) => rows[row] < 0 && n + 1 >= ctx);
+      if (live <= 0.75 * rows.length || full) {
+        const keep = rows.flatMap((id, row) => (id < 0 ? [] : [row]));
+        session.keep(keep);
+        feed = keep.map((row) => feed[row]);
+        rows = keep.map((row) => rows[row]);
+      }
+      session.step(feed);
     }
   } finally {
     session.dispose();

@@ -55,9 +55,11 @@ Deno.test("sample: generate equals cache-free sampling and is deterministic per 
 });
 
 Deno.test("sample: results do not depend on chunking or on the other prompts in the batch", async () => {
-  // Exactly so on the stock wasm kernels (XNNPACK sums each output in the same order whatever the matrix
-  // sizes); with the native BLAS the same tokens, and log-probabilities equal up to rounding (OpenBLAS's
-  // edge tiles sum in another order, so a row's last bits depend on the rows and columns around it).
+  // Exactly so on the stock wasm kernels here, where the chunks pad each row by the same amount modulo 4
+  // (XNNPACK sums each output in the same order whatever the matrix sizes, and padded keys add exact
+  // zeros to the same SIMD lanes; other paddings move the keys across lanes: see the next two tests);
+  // with the native BLAS the same tokens, and log-probabilities equal up to rounding (OpenBLAS's edge
+  // tiles sum in another order, so a row's last bits depend on the rows and columns around it).
   for (const blas of await wasmEngines()) {
     await onWasm(blas, async () => {
       const model = new Transformer(modelConfig("tiny"));
@@ -110,6 +112,92 @@ Deno.test("sample: repeated prompts are prefilled once and decode exactly like d
   await generate(model, [p, p, p, q], { maxTokens: 5, rng: new Rng(1) });
   assert.equal(tf.memory().numTensors, before, "no tensors leak");
   model.dispose();
+});
+
+Deno.test("sample: appended sessions decode as they would apart, each engine within rounding", async () => {
+  for (const blas of await wasmEngines()) {
+    await onWasm(blas, () => {
+      // A tail-sized run of steps, so that the joined cache also merges its tail into the bulk.
+      const model = new Transformer(modelConfig("tiny", { contextLength: 64 }));
+      const [a, b] = [[PROMPTS[0], PROMPTS[3]], [PROMPTS[1], PROMPTS[2]]];
+      const joined = new DecodeSession(model, a);
+      joined.append(new DecodeSession(model, b));
+      const apart = [new DecodeSession(model, a), new DecodeSession(model, b)];
+      assert.deepEqual(joined.lengths, [5, 1, 2, 3]);
+      const compare = () => {
+        const rows = joined.logits.arraySync();
+        const want = [...apart[0].logits.arraySync(), ...apart[1].logits.arraySync()];
+        rows.forEach((row, r) =>
+          row.forEach((v, i) =>
+            assert.ok(Math.abs(v - want[r][i]) < 1e-4, `row ${r}, logit ${i}: ${v} vs ${want[r][i]}`)
+          )
+        );
+      };
+      compare();
+      for (let t = 0; t < CACHE_TAIL + 3; t++) {
+        const fed = [1 + t % 7, 2 + t % 5, 3 + t % 3, 4];
+        joined.step(fed);
+        apart[0].step(fed.slice(0, 2));
+        apart[1].step(fed.slice(2));
+        compare();
+      }
+      // Dropping rows of a joined session keeps the rest as they were.
+      joined.keep([3, 0]);
+      apart[0].keep([0]);
+      apart[1].keep([1]);
+      joined.step([5, 6]);
+      apart[1].step([5]);
+      apart[0].step([6]);
+      const [x, y] = [joined.logits.arraySync(), [
+        ...apart[1].logits.arraySync(),
+        ...apart[0].logits.arraySync(),
+      ]];
+      x.forEach((row, r) => row.forEach((v, i) => assert.ok(Math.abs(v - y[r][i]) < 1e-4)));
+      const before = tf.memory().numTensors;
+      [joined, ...apart].forEach((s) => s.dispose());
+      assert.ok(tf.memory().numTensors < before);
+      assert.throws(
+        () => new DecodeSession(model, a, { useCache: false }).append(new DecodeSession(model, b)),
+        /KV cache/,
+      );
+      model.dispose();
+    });
+  }
+});
+
+Deno.test("sample: prefill passes joined into one decode group sample what separate chunks sample", async () => {
+  // Prompts of many lengths and stop tokens, so rows finish at different steps: the finished ones keep
+  // decoding, unread, until a quarter of the group has finished, then leave the session.
+  const rng = new Rng("prompts");
+  const prompts = Array.from(
+    { length: 23 },
+    (_, i) => Array.from({ length: 1 + (i * 7) % 19 }, () => rng.int(1, 63)),
+  );
+  for (const blas of await wasmEngines()) {
+    await onWasm(blas, async () => {
+      const model = new Transformer(modelConfig("tiny", { contextLength: 48 }));
+      const options = { maxTokens: 24, stopTokens: [5, 9], rng: new Rng(3) };
+      const chunks = await generate(model, prompts, { ...options, sampleBatchSize: 4 });
+      const before = tf.memory().numTensors;
+      const grouped = await generate(model, prompts, {
+        ...options,
+        rng: new Rng(3),
+        sampleBatchSize: 16,
+        prefillBatchSize: 4,
+      });
+      assert.equal(tf.memory().numTensors, before, "no tensors leak");
+      model.dispose();
+      assert.ok(new Set(grouped.finishReasons).size > 1, "rows end for different reasons");
+      assert.ok(new Set(grouped.tokens.map((t) => t.length)).size > 3, "rows end at different steps");
+      assert.deepEqual(grouped.tokens, chunks.tokens);
+      assert.deepEqual(grouped.finishReasons, chunks.finishReasons);
+      grouped.logprobs.forEach((row, i) =>
+        row.forEach((lp, j) =>
+          assert.ok(Math.abs(lp - chunks.logprobs[i][j]) < 1e-5, `${lp} vs ${chunks.logprobs[i][j]}`)
+        )
+      );
+    });
+  }
 });
 
 Deno.test("sample: stop tokens end a sequence and are kept; maxTokens and the context window too", async () => {
