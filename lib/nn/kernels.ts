@@ -418,6 +418,12 @@ const WAT = `(module
     }`)
 })
   ;; Softmax gradient of rows: out = p ⊙ (dy - Σ p ⊙ dy).
+  ;; dst[i] += src[i] over n elements.
+  (func (export "addInto") (param $src i32) (param $dst i32) (param $n i32) (local $i i32)
+    ${
+  lanes("(local.get $n)", (l) =>
+    l.store(elt("$dst"), `(f32x4.add ${l.load(elt("$dst"))} ${l.load(elt("$src"))})`))
+})
   (func (export "softmaxGrad") (param $p i32) (param $dy i32) (param $out i32) (param $rows i32) (param $n i32)
     (local $r i32) (local $i i32) (local $o i32) (local $acc v128) (local $tail f32) (local $dot f32) (local $dv v128)
     (block $done (loop $row
@@ -510,6 +516,7 @@ interface Exports {
   scale(x: number, out: number, n: number, s: number): void;
   argMaxRows(x: number, out: number, rows: number, n: number): void;
   softmaxGrad(p: number, dy: number, out: number, rows: number, n: number): void;
+  addInto(src: number, dst: number, n: number): void;
 }
 
 /** Minimal view of the wasm backend's heap helpers (not part of tfjs's public typings); ./backend.ts's too. */
@@ -678,6 +685,21 @@ function register(): void {
     }
     return outs;
   });
+  // out [G, rows, D] = the sum of the parts x0, x1, … ([G, r_j, D], r_j ≤ rows), each zero-extended past r_j.
+  kernel("SweetAddPrefixes", (b, parts, attrs) => {
+    const xs = Object.keys(parts).sort((x, y) => Number(x.slice(1)) - Number(y.slice(1))).map((n) =>
+      parts[n]
+    );
+    const [g, , d] = xs[0].shape, rows = attrs.rows as number;
+    const out = b.makeOutput([g, rows, d], "float32");
+    (b.typedArrayFromHeap(out) as Float32Array).fill(0);
+    const k = current()!, o0 = at(b, out);
+    for (const x of xs) {
+      const r = x.shape[1], x0 = at(b, x);
+      for (let i = 0; i < g; i++) k.addInto(x0 + 4 * i * r * d, o0 + 4 * i * rows * d, r * d);
+    }
+    return out;
+  });
   // dx = p ⊙ (dy − rowsum(p ⊙ dy)).
   kernel("SweetSoftmaxGrad", (b, { p, dy }) => {
     const out = b.makeOutput(p.shape, "float32");
@@ -744,6 +766,29 @@ export function softmax<T extends tf.Tensor>(x: T): T {
     };
   });
   return f(x) as T;
+}
+
+/**
+ * The sum of `parts` (`[G, r_j, D]` each, `r_j ≤ rows`), each zero-extended to `[G, rows, D]`, in one pass
+ * (the gradient of keys that blocks of queries read in leading slices; {@link fusedKernels} must be true).
+ * Parts are added in their order, each into zeros where it is the first.
+ *
+ * @example
+ * ```ts
+ * import * as tf from "@tensorflow/tfjs";
+ * import { addPrefixes, fusedKernels } from "./kernels.ts";
+ * if (fusedKernels()) addPrefixes([tf.ones([2, 1, 3]), tf.ones([2, 4, 3])] as tf.Tensor3D[], 4); // [2, 4, 3]
+ * ```
+ */
+export function addPrefixes(parts: readonly tf.Tensor3D[], rows: number): tf.Tensor3D {
+  const [g, , d] = parts[0].shape;
+  for (const p of parts) {
+    if (p.shape[0] !== g || p.shape[2] !== d || p.shape[1] > rows) {
+      throw new Error(`addPrefixes: part [${p.shape}] does not fit [${g}, ${rows}, ${d}]`);
+    }
+  }
+  const inputs = Object.fromEntries(parts.map((p, i) => [`x${i}`, p]));
+  return tf.engine().runKernel("SweetAddPrefixes", inputs, { rows }) as tf.Tensor3D;
 }
 
 /**

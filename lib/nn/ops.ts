@@ -333,7 +333,7 @@ export function attention(
   heads: number,
   visible?: Int32Array,
 ): tf.Tensor3D {
-  if (visible && fused.fusedKernels() && blocks.length === 1 && q.shape[1] >= 3 * QUERY_BLOCK) {
+  if (visible && fused.fusedKernels() && blocks.length === 1 && q.shape[1] >= 2 * QUERY_BLOCK) {
     return causalBlocks(q, blocks[0], bias, heads, visible);
   }
   // A single query row (decoding with a KV cache) is the exception on wasm: splitting into slices then
@@ -396,10 +396,13 @@ const QUERY_BLOCK = 128;
 /**
  * {@link attention} by blocks of query rows, each against only the leading keys its rows may see
  * (`visible`: per query row, one past the last key the mask leaves open in any batch row). Under a causal
- * mask half the scores are masked; skipping them saves a third of attention's products and softmax at three
- * blocks, three eighths at four (from 384 query rows on: at 256 the slices and their gradients cost what the
- * skipped products saved; at 512 a training step of 8 rows took 8% less). Masked scores contribute exact
- * zeros, so only the order of sums changes. The native engine only (./kernels.ts).
+ * mask half the scores are masked; skipping them saves a quarter of attention's products and softmax at two
+ * blocks, a third at three. Masked scores contribute exact zeros, so only the order of sums changes. The
+ * gradient is written out per block: the queries' as one concat, the keys' and values' as one pass over the
+ * blocks' leading slices (`addPrefixes`). Autodiff padded each slice's gradient to full size and added them
+ * pairwise, which cost what the blocks saved at 256 rows; written out, blocks pay from 256 rows on (a training
+ * step of 8 × 312 tokens on one thread: 216–231 ms against 244–247 without them). The native engine only
+ * (./kernels.ts).
  */
 function causalBlocks(
   q: tf.Tensor3D,
@@ -409,21 +412,49 @@ function causalBlocks(
   visible: Int32Array,
 ): tf.Tensor3D {
   const [g, tq, dh] = q.shape, tk = k.shape[1];
-  const outs: tf.Tensor3D[] = [];
+  const blocks: { start: number; size: number; keys: number }[] = [];
   for (let start = 0; start < tq; start += QUERY_BLOCK) {
     const size = Math.min(QUERY_BLOCK, tq - start);
     let keys = 1;
     for (let i = start; i < start + size; i++) keys = Math.max(keys, visible[i]);
-    keys = Math.min(keys, tk);
-    const kb = keys === tk ? k : tf.slice(k, [0, 0, 0], [g, keys, dh]);
-    const vb = keys === tk ? v : tf.slice(v, [0, 0, 0], [g, keys, dh]);
-    const qb = tf.slice(q, [0, start, 0], [g, size, dh]);
-    const bb = tf.slice(bias, [0, start, 0], [bias.shape[0], size, keys]);
-    const scores = tf.reshape(tf.matMul(qb, kb, false, true), [g / heads, heads, size, keys]);
-    const probs = tf.reshape(fused.softmax(tf.add(scores, tf.expandDims(bb, 1))), [g, size, keys]);
-    outs.push(tf.matMul(probs, vb) as tf.Tensor3D);
+    blocks.push({ start, size, keys: Math.min(keys, tk) });
   }
-  return tf.concat(outs, 1);
+  const lead = (x: tf.Tensor3D, keys: number) => (keys === tk ? x : tf.slice(x, [0, 0, 0], [g, keys, dh]));
+  const rowsOf = (x: tf.Tensor3D, { start, size }: { start: number; size: number }) =>
+    tf.slice(x, [0, start, 0], [g, size, x.shape[2]]);
+  const f = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+    const [qi, ki, vi, save] = args as [tf.Tensor3D, tf.Tensor3D, tf.Tensor3D, tf.GradSaveFunc];
+    // Per block: its queries, the keys and values it reads, and its probabilities (kept for the gradient).
+    const parts = blocks.map((b) => {
+      const [qb, kb, vb] = [rowsOf(qi, b), lead(ki, b.keys), lead(vi, b.keys)];
+      const bb = tf.slice(bias, [0, b.start, 0], [bias.shape[0], b.size, b.keys]);
+      const scores = tf.reshape(tf.matMul(qb, kb, false, true), [g / heads, heads, b.size, b.keys]);
+      const p = tf.reshape(tf.softmax(tf.add(scores, tf.expandDims(bb, 1))), [
+        g,
+        b.size,
+        b.keys,
+      ]) as tf.Tensor3D;
+      return [qb, kb, vb, p];
+    });
+    save(parts.flat());
+    return {
+      value: tf.concat(parts.map(([, , vb, p]) => tf.matMul(p, vb)), 1),
+      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+        const dq: tf.Tensor3D[] = [], dk: tf.Tensor3D[] = [], dv: tf.Tensor3D[] = [];
+        blocks.forEach((b, j) => {
+          const [qb, kb, vb, p] = saved.slice(4 * j, 4 * j + 4) as tf.Tensor3D[];
+          const dyb = rowsOf(dy as tf.Tensor3D, b);
+          const dp = tf.matMul(dyb, vb, false, true);
+          const ds = tf.engine().runKernel("SweetSoftmaxGrad", { p, dy: dp }) as tf.Tensor3D;
+          dq.push(tf.matMul(ds, kb));
+          dk.push(tf.matMul(ds, qb, true, false));
+          dv.push(tf.matMul(p, dyb, true, false));
+        });
+        return [tf.concat(dq, 1), fused.addPrefixes(dk, tk), fused.addPrefixes(dv, tk)];
+      },
+    };
+  });
+  return f(q, k, v) as tf.Tensor3D;
 }
 
 /**

@@ -365,3 +365,29 @@ testNeeding(BLAS, {
     });
   },
 });
+
+testNeeding(BLAS, {
+  name:
+    "kernels: addPrefixes sums leading slices zero-extended, odd widths included, as tfjs's pads and adds",
+  fn: async () => {
+    await onWasm(true, () => {
+      const before = tf.memory().numTensors;
+      const parts = [
+        random([3, 5, 7]),
+        random([3, 1, 7]),
+        random([3, 9, 7]),
+        random([3, 9, 7]),
+      ] as tf.Tensor3D[];
+      const got = fused.addPrefixes(parts, 9);
+      const want = tf.tidy(() => tf.addN(parts.map((p) => tf.pad(p, [[0, 0], [0, 9 - p.shape[1]], [0, 0]]))));
+      assert.deepEqual(got.shape, [3, 9, 7]);
+      assert.ok(error(got, want) < 1e-6, `differs by ${error(got, want)}`);
+      assert.throws(
+        () => tf.tidy(() => fused.addPrefixes([random([3, 10, 7]) as tf.Tensor3D], 9)),
+        /does not fit/,
+      );
+      tf.dispose([...parts, got, want]);
+      assert.equal(tf.memory().numTensors, before);
+    });
+  },
+});
