@@ -418,6 +418,189 @@ const WAT = `(module
     }`)
 })
   ;; Softmax gradient of rows: out = p ⊙ (dy - Σ p ⊙ dy).
+  ;; The dot products of q with rows k, k + dh, k + 2dh, k + 3dh (dh floats each, a multiple of 4), as
+  ;; one vector: four running sums, then a 4 × 4 transpose by shuffles adds each row's lanes.
+  (func $dot4 (param $q i32) (param $k i32) (param $dh i32) (result v128)
+    (local $d i32) (local $o i32) (local $b i32) (local $qv v128)
+    (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
+    (local.set $b (i32.shl (local.get $dh) (i32.const 2)))
+    (block $dd (loop $db
+      (br_if $dd (i32.ge_s (local.get $d) (local.get $dh)))
+      (local.set $o (i32.add (local.get $k) (i32.shl (local.get $d) (i32.const 2))))
+      (local.set $qv (v128.load (i32.add (local.get $q) (i32.shl (local.get $d) (i32.const 2)))))
+      (local.set $a0 (f32x4.add (local.get $a0) (f32x4.mul (local.get $qv) (v128.load (local.get $o)))))
+      (local.set $o (i32.add (local.get $o) (local.get $b)))
+      (local.set $a1 (f32x4.add (local.get $a1) (f32x4.mul (local.get $qv) (v128.load (local.get $o)))))
+      (local.set $o (i32.add (local.get $o) (local.get $b)))
+      (local.set $a2 (f32x4.add (local.get $a2) (f32x4.mul (local.get $qv) (v128.load (local.get $o)))))
+      (local.set $o (i32.add (local.get $o) (local.get $b)))
+      (local.set $a3 (f32x4.add (local.get $a3) (f32x4.mul (local.get $qv) (v128.load (local.get $o)))))
+      (local.set $d (i32.add (local.get $d) (i32.const 4)))
+      (br $db)))
+    ;; [a0₀+a0₂, a1₀+a1₂, a0₁+a0₃, a1₁+a1₃] and the same of a2, a3; then lanes (0 + 2, 1 + 3) of each.
+    (local.set $a0 (f32x4.add
+      (i8x16.shuffle 0 1 2 3 16 17 18 19 4 5 6 7 20 21 22 23 (local.get $a0) (local.get $a1))
+      (i8x16.shuffle 8 9 10 11 24 25 26 27 12 13 14 15 28 29 30 31 (local.get $a0) (local.get $a1))))
+    (local.set $a2 (f32x4.add
+      (i8x16.shuffle 0 1 2 3 16 17 18 19 4 5 6 7 20 21 22 23 (local.get $a2) (local.get $a3))
+      (i8x16.shuffle 8 9 10 11 24 25 26 27 12 13 14 15 28 29 30 31 (local.get $a2) (local.get $a3))))
+    (f32x4.add
+      (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $a0) (local.get $a2))
+      (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $a0) (local.get $a2))))
+  ;; s[t] = q · k[t] + bias[t] for t < n; k holds n rows of dh floats (dh a multiple of 4). Four rows at a
+  ;; time, then the rest one by one.
+  (func $dotRows (param $q i32) (param $k i32) (param $bias i32) (param $s i32) (param $n i32) (param $dh i32)
+    (local $t i32) (local $d i32) (local $acc v128)
+    (block $done (loop $each
+      (br_if $done (i32.gt_s (i32.add (local.get $t) (i32.const 4)) (local.get $n)))
+      (v128.store (local.get $s) (f32x4.add (call $dot4 (local.get $q) (local.get $k) (local.get $dh))
+        (v128.load (local.get $bias))))
+      (local.set $k (i32.add (local.get $k) (i32.shl (local.get $dh) (i32.const 4))))
+      (local.set $s (i32.add (local.get $s) (i32.const 16)))
+      (local.set $bias (i32.add (local.get $bias) (i32.const 16)))
+      (local.set $t (i32.add (local.get $t) (i32.const 4)))
+      (br $each)))
+    (block $done (loop $each
+      (br_if $done (i32.ge_s (local.get $t) (local.get $n)))
+      (local.set $acc (v128.const i32x4 0 0 0 0))
+      (local.set $d (i32.const 0))
+      (block $dd (loop $db
+        (br_if $dd (i32.ge_s (local.get $d) (local.get $dh)))
+        (local.set $acc (f32x4.add (local.get $acc) (f32x4.mul
+          (v128.load (i32.add (local.get $q) (i32.shl (local.get $d) (i32.const 2))))
+          (v128.load (i32.add (local.get $k) (i32.shl (local.get $d) (i32.const 2)))))))
+        (local.set $d (i32.add (local.get $d) (i32.const 4)))
+        (br $db)))
+      (f32.store (local.get $s) (f32.add (call $sum4 (local.get $acc)) (f32.load (local.get $bias))))
+      (local.set $k (i32.add (local.get $k) (i32.shl (local.get $dh) (i32.const 2))))
+      (local.set $s (i32.add (local.get $s) (i32.const 4)))
+      (local.set $bias (i32.add (local.get $bias) (i32.const 4)))
+      (local.set $t (i32.add (local.get $t) (i32.const 1)))
+      (br $each))))
+  ;; out[d] += p[t] · v[t][d] for t < n, d < dh (dh a multiple of 4), t ascending: four rows a pass over out,
+  ;; then the rest one by one.
+  (func $mixRows (param $p i32) (param $v i32) (param $out i32) (param $n i32) (param $dh i32)
+    (local $t i32) (local $d i32) (local $b i32) (local $o i32) (local $x i32) (local $acc v128)
+    (local $p0 v128) (local $p1 v128) (local $p2 v128) (local $p3 v128)
+    (local.set $b (i32.shl (local.get $dh) (i32.const 2)))
+    (block $done (loop $each
+      (br_if $done (i32.gt_s (i32.add (local.get $t) (i32.const 4)) (local.get $n)))
+      (local.set $p0 (f32x4.splat (f32.load (local.get $p))))
+      (local.set $p1 (f32x4.splat (f32.load offset=4 (local.get $p))))
+      (local.set $p2 (f32x4.splat (f32.load offset=8 (local.get $p))))
+      (local.set $p3 (f32x4.splat (f32.load offset=12 (local.get $p))))
+      (local.set $d (i32.const 0))
+      (block $dd (loop $db
+        (br_if $dd (i32.ge_s (local.get $d) (local.get $dh)))
+        (local.set $o (i32.add (local.get $out) (i32.shl (local.get $d) (i32.const 2))))
+        (local.set $x (i32.add (local.get $v) (i32.shl (local.get $d) (i32.const 2))))
+        (local.set $acc (f32x4.add (v128.load (local.get $o)) (f32x4.mul (local.get $p0) (v128.load (local.get $x)))))
+        (local.set $x (i32.add (local.get $x) (local.get $b)))
+        (local.set $acc (f32x4.add (local.get $acc) (f32x4.mul (local.get $p1) (v128.load (local.get $x)))))
+        (local.set $x (i32.add (local.get $x) (local.get $b)))
+        (local.set $acc (f32x4.add (local.get $acc) (f32x4.mul (local.get $p2) (v128.load (local.get $x)))))
+        (local.set $x (i32.add (local.get $x) (local.get $b)))
+        (v128.store (local.get $o) (f32x4.add (local.get $acc) (f32x4.mul (local.get $p3) (v128.load (local.get $x)))))
+        (local.set $d (i32.add (local.get $d) (i32.const 4)))
+        (br $db)))
+      (local.set $v (i32.add (local.get $v) (i32.shl (local.get $b) (i32.const 2))))
+      (local.set $p (i32.add (local.get $p) (i32.const 16)))
+      (local.set $t (i32.add (local.get $t) (i32.const 4)))
+      (br $each)))
+    (block $done (loop $each
+      (br_if $done (i32.ge_s (local.get $t) (local.get $n)))
+      (local.set $p0 (f32x4.splat (f32.load (local.get $p))))
+      (local.set $d (i32.const 0))
+      (block $dd (loop $db
+        (br_if $dd (i32.ge_s (local.get $d) (local.get $dh)))
+        (local.set $o (i32.add (local.get $out) (i32.shl (local.get $d) (i32.const 2))))
+        (v128.store (local.get $o) (f32x4.add (v128.load (local.get $o)) (f32x4.mul (local.get $p0)
+          (v128.load (i32.add (local.get $v) (i32.shl (local.get $d) (i32.const 2)))))))
+        (local.set $d (i32.add (local.get $d) (i32.const 4)))
+        (br $db)))
+      (local.set $v (i32.add (local.get $v) (local.get $b)))
+      (local.set $p (i32.add (local.get $p) (i32.const 4)))
+      (local.set $t (i32.add (local.get $t) (i32.const 1)))
+      (br $each))))
+  ;; One query row per (batch · head) slice g < groups against its keys and values in two blocks (a KV
+  ;; cache's bulk of nb keys and its tail of nt): out[g] = softmax(q[g] · kᵀ + bias[row]) · v, bias row
+  ;; g / heads of biasRows (1: shared), s a scratch of nb + nt floats. The scores are written once and
+  ;; exponentiated in place; keys and values are read once each, but for the bulk's leading masked keys.
+  (func (export "decodeAttention") (param $q i32) (param $kb i32) (param $vb i32) (param $nb i32)
+    (param $kt i32) (param $vt i32) (param $nt i32) (param $bias i32) (param $biasRows i32) (param $heads i32)
+    (param $out i32) (param $s i32) (param $groups i32) (param $dh i32)
+    (local $g i32) (local $i i32) (local $n i32) (local $row i32) (local $m f32) (local $mv v128)
+    (local $acc v128) (local $tail f32) (local $inv v128) (local $o i32) (local $bytes i32)
+    (local $skip i32) (local $most i32) (local $nb2 i32) (local $n2 i32)
+    ${EXP_LOCALS}
+    ${EXP_INIT}
+    (local.set $n (i32.add (local.get $nb) (local.get $nt)))
+    (local.set $bytes (i32.shl (local.get $dh) (i32.const 2)))
+    (block $gd (loop $gb
+      (br_if $gd (i32.ge_s (local.get $g) (local.get $groups)))
+      (local.set $row (select (i32.div_u (local.get $g) (local.get $heads)) (i32.const 0)
+        (i32.gt_s (local.get $biasRows) (i32.const 1))))
+      (local.set $row (i32.add (local.get $bias) (i32.shl (i32.mul (local.get $row) (local.get $n)) (i32.const 2))))
+      ;; Leading masked keys of the bulk (a row's left padding) are skipped: they would add exact zeros. One
+      ;; key at least is kept.
+      (local.set $most (select (local.get $nb) (i32.sub (local.get $nb) (i32.const 1)) (local.get $nt)))
+      (local.set $skip (i32.const 0))
+      (block $kd (loop $kl
+        (br_if $kd (i32.ge_s (local.get $skip) (local.get $most)))
+        (br_if $kd (f32.gt (f32.load (i32.add (local.get $row) (i32.shl (local.get $skip) (i32.const 2))))
+          (f32.const -1e8)))
+        (local.set $skip (i32.add (local.get $skip) (i32.const 1)))
+        (br $kl)))
+      (local.set $nb2 (i32.sub (local.get $nb) (local.get $skip)))
+      (local.set $n2 (i32.sub (local.get $n) (local.get $skip)))
+      (call $dotRows (local.get $q) (i32.add (local.get $kb) (i32.mul (local.get $skip) (local.get $bytes)))
+        (i32.add (local.get $row) (i32.shl (local.get $skip) (i32.const 2))) (local.get $s) (local.get $nb2)
+        (local.get $dh))
+      (call $dotRows (local.get $q) (local.get $kt) (i32.add (local.get $row) (i32.shl (local.get $nb) (i32.const 2)))
+        (i32.add (local.get $s) (i32.shl (local.get $nb2) (i32.const 2))) (local.get $nt) (local.get $dh))
+      (local.set $m (call $rowMax (local.get $s) (local.get $n2)))
+      (local.set $mv (f32x4.splat (local.get $m)))
+      ;; p = exp(s − m) in place, summed four lanes at a time, then the rest one by one.
+      (local.set $acc (v128.const i32x4 0 0 0 0))
+      (local.set $tail (f32.const 0))
+      (local.set $i (i32.const 0))
+      (block $ed (loop $eb
+        (br_if $ed (i32.gt_s (i32.add (local.get $i) (i32.const 4)) (local.get $n2)))
+        (local.set $o ${elt("$s")})
+        (v128.store (local.get $o) ${exp("(f32x4.sub (v128.load (local.get $o)) (local.get $mv))")})
+        (local.set $acc (f32x4.add (local.get $acc) (v128.load (local.get $o))))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $eb)))
+      (block $td (loop $tb
+        (br_if $td (i32.ge_s (local.get $i) (local.get $n2)))
+        (local.set $o ${elt("$s")})
+        (f32.store (local.get $o) (f32x4.extract_lane 0
+          ${exp("(f32x4.splat (f32.sub (f32.load (local.get $o)) (local.get $m)))")}))
+        (local.set $tail (f32.add (local.get $tail) (f32.load (local.get $o))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $tb)))
+      (local.set $inv (f32x4.splat (f32.div (f32.const 1) (f32.add (call $sum4 (local.get $acc)) (local.get $tail)))))
+      ;; out[g] = (Σ p[t] v[t]) / Σ p.
+      (memory.fill (local.get $out) (i32.const 0) (local.get $bytes))
+      (call $mixRows (local.get $s) (i32.add (local.get $vb) (i32.mul (local.get $skip) (local.get $bytes)))
+        (local.get $out) (local.get $nb2) (local.get $dh))
+      (call $mixRows (i32.add (local.get $s) (i32.shl (local.get $nb2) (i32.const 2))) (local.get $vt) (local.get $out)
+        (local.get $nt) (local.get $dh))
+      (local.set $i (i32.const 0))
+      (block $sd (loop $sb
+        (br_if $sd (i32.ge_s (local.get $i) (local.get $dh)))
+        (local.set $o ${elt("$out")})
+        (v128.store (local.get $o) (f32x4.mul (v128.load (local.get $o)) (local.get $inv)))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $sb)))
+      (local.set $q (i32.add (local.get $q) (local.get $bytes)))
+      (local.set $out (i32.add (local.get $out) (local.get $bytes)))
+      (local.set $kb (i32.add (local.get $kb) (i32.mul (local.get $nb) (local.get $bytes))))
+      (local.set $vb (i32.add (local.get $vb) (i32.mul (local.get $nb) (local.get $bytes))))
+      (local.set $kt (i32.add (local.get $kt) (i32.mul (local.get $nt) (local.get $bytes))))
+      (local.set $vt (i32.add (local.get $vt) (i32.mul (local.get $nt) (local.get $bytes))))
+      (local.set $g (i32.add (local.get $g) (i32.const 1)))
+      (br $gb))))
   ;; dst[i] += src[i] over n elements.
   (func (export "addInto") (param $src i32) (param $dst i32) (param $n i32) (local $i i32)
     ${
@@ -517,6 +700,22 @@ interface Exports {
   argMaxRows(x: number, out: number, rows: number, n: number): void;
   softmaxGrad(p: number, dy: number, out: number, rows: number, n: number): void;
   addInto(src: number, dst: number, n: number): void;
+  decodeAttention(
+    q: number,
+    kb: number,
+    vb: number,
+    nb: number,
+    kt: number,
+    vt: number,
+    nt: number,
+    bias: number,
+    biasRows: number,
+    heads: number,
+    out: number,
+    s: number,
+    groups: number,
+    dh: number,
+  ): void;
 }
 
 /** Minimal view of the wasm backend's heap helpers (not part of tfjs's public typings); ./backend.ts's too. */
@@ -685,6 +884,30 @@ function register(): void {
     }
     return outs;
   });
+  // out [G, 1, dh]: one query row per slice against the keys and values of kb/vb [G, nb, dh] then kt/vt.
+  kernel("SweetDecodeAttention", (b, { q, kb, vb, kt, vt, bias }, attrs) => {
+    const [g, , dh] = q.shape, nb = kb.shape[1], nt = kt ? kt.shape[1] : 0;
+    const out = b.makeOutput([g, 1, dh], "float32");
+    const scratch = b.makeOutput([nb + nt], "float32");
+    current()!.decodeAttention(
+      at(b, q),
+      at(b, kb),
+      at(b, vb),
+      nb,
+      kt ? at(b, kt) : 0,
+      vt ? at(b, vt) : 0,
+      nt,
+      at(b, bias),
+      bias.shape[0],
+      attrs.heads as number,
+      at(b, out),
+      at(b, scratch),
+      g,
+      dh,
+    );
+    b.disposeData(scratch.dataId);
+    return out;
+  });
   // out [G, rows, D] = the sum of the parts x0, x1, … ([G, r_j, D], r_j ≤ rows), each zero-extended past r_j.
   kernel("SweetAddPrefixes", (b, parts, attrs) => {
     const xs = Object.keys(parts).sort((x, y) => Number(x.slice(1)) - Number(y.slice(1))).map((n) =>
@@ -766,6 +989,44 @@ export function softmax<T extends tf.Tensor>(x: T): T {
     };
   });
   return f(x) as T;
+}
+
+/**
+ * Attention of one query row per slice (a decoding step): `softmax(q kᵀ + bias) v` for `q` `[G, 1, dh]`
+ * (`G = batch × heads`, already scaled), keys and values in one or two blocks (a KV cache's bulk, then its
+ * tail) and `bias` `[batch or 1, 1, keys]`, in one call per layer: the batched products made one BLAS call
+ * per slice and product (768 a step at 16 rows), and the scores went through bias, join, softmax and split
+ * kernels in between. Each slice's scores are written once, and a row's leading masked keys (its left
+ * padding) are skipped. No gradient: decoding only ({@link fusedKernels} must be true, `dh` a multiple of 4).
+ *
+ * @example
+ * ```ts
+ * import * as tf from "@tensorflow/tfjs";
+ * import { decodeAttention, fusedKernels } from "./kernels.ts";
+ * const kv = tf.ones([2, 5, 4]) as tf.Tensor3D;
+ * if (fusedKernels()) decodeAttention(tf.ones([2, 1, 4]) as tf.Tensor3D, [{ k: kv, v: kv }], tf.zeros([1, 1, 5]) as tf.Tensor3D, 2);
+ * ```
+ */
+export function decodeAttention(
+  q: tf.Tensor3D,
+  blocks: readonly { k: tf.Tensor3D; v: tf.Tensor3D }[],
+  bias: tf.Tensor3D,
+  heads: number,
+): tf.Tensor3D {
+  const [g, rows, dh] = q.shape;
+  const keys = blocks.reduce((n, b) => n + b.k.shape[1], 0);
+  if (rows !== 1 || dh % 4 !== 0 || blocks.length < 1 || blocks.length > 2) {
+    throw new Error(
+      `decodeAttention: needs one query row, dh a multiple of 4 and 1–2 blocks (q [${q.shape}])`,
+    );
+  }
+  if (bias.shape[1] !== 1 || bias.shape[2] !== keys || (bias.shape[0] !== 1 && bias.shape[0] * heads !== g)) {
+    throw new Error(`decodeAttention: bias [${bias.shape}] does not fit ${g / heads} rows × ${keys} keys`);
+  }
+  const [first, second] = blocks;
+  const inputs: Record<string, tf.Tensor> = { q, kb: first.k, vb: first.v, bias };
+  if (second) Object.assign(inputs, { kt: second.k, vt: second.v });
+  return tf.engine().runKernel("SweetDecodeAttention", inputs, { heads }) as tf.Tensor3D;
 }
 
 /**

@@ -341,6 +341,7 @@ export class Transformer {
       ctx.bias,
       c.heads,
       ctx.visible,
+      ctx.cache !== undefined,
     );
     const merged = tf.reshape(
       tf.transpose(tf.reshape(out, [ctx.batch, c.heads, ctx.time, dh]), [0, 2, 1, 3]),

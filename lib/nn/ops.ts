@@ -332,7 +332,13 @@ export function attention(
   bias: tf.Tensor3D,
   heads: number,
   visible?: Int32Array,
+  /** The keys come from a KV cache, and no gradient is taken (decoding). */
+  cached = false,
 ): tf.Tensor3D {
+  // A decoding step on the native engine: one kernel call per layer (./kernels.ts).
+  if (cached && q.shape[1] === 1 && fused.fusedKernels() && q.shape[2] % 4 === 0 && blocks.length <= 2) {
+    return fused.decodeAttention(q, blocks, bias, heads);
+  }
   if (visible && fused.fusedKernels() && blocks.length === 1 && q.shape[1] >= 2 * QUERY_BLOCK) {
     return causalBlocks(q, blocks[0], bias, heads, visible);
   }

@@ -391,3 +391,57 @@ testNeeding(BLAS, {
     });
   },
 });
+
+testNeeding(BLAS, {
+  name: "kernels: decodeAttention equals softmax(q kᵀ + bias) v over one or two blocks, to 1e-5",
+  fn: async () => {
+    await onWasm(true, () => {
+      const before = tf.memory().numTensors;
+      const cases = [[3, 2, 8, 13, 5, false], [2, 4, 32, 301, 0, true], [1, 1, 4, 2, 1, false]] as const;
+      for (const [batch, heads, dh, nb, nt, shared] of cases) {
+        const g = batch * heads, keys = nb + nt;
+        const q = random([g, 1, dh]) as tf.Tensor3D;
+        const [kb, vb, kt, vt] = [
+          random([g, nb, dh]),
+          random([g, nb, dh]),
+          random([g, nt, dh]),
+          random([g, nt, dh]),
+        ] as tf.Tensor3D[];
+        // Masked keys: the first 0, 1 or 2 of each row, as left padding leaves them (the kernel skips them).
+        const rows = shared ? 1 : batch;
+        const bias = tf.tensor3d(
+          Float32Array.from(
+            { length: rows * keys },
+            (_, n) => (n % keys < Math.floor(n / keys) % 3 ? -1e9 : 0),
+          ),
+          [rows, 1, keys],
+        );
+        const blocks = nt > 0 ? [{ k: kb, v: vb }, { k: kt, v: vt }] : [{ k: kb, v: vb }];
+        const got = fused.decodeAttention(q, blocks, bias, heads);
+        const want = tf.tidy(() => {
+          const [k, v] = nt > 0 ? [tf.concat([kb, kt], 1), tf.concat([vb, vt], 1)] : [kb, vb];
+          const scores = tf.reshape(tf.matMul(q, k, false, true), [rows, g / rows, 1, keys]);
+          const p = tf.reshape(tf.softmax(tf.add(scores, tf.expandDims(bias, 1))), [g, 1, keys]);
+          return tf.matMul(p, v);
+        });
+        assert.deepEqual(got.shape, [g, 1, dh]);
+        assert.ok(
+          error(got, want) < 1e-5,
+          `[${batch}, ${heads}, ${dh}, ${nb}+${nt}]: differs by ${error(got, want)}`,
+        );
+        // The same inputs give the same bits.
+        const again = fused.decodeAttention(q, blocks, bias, heads);
+        assert.deepEqual(again.dataSync(), got.dataSync());
+        tf.dispose([q, kb, vb, kt, vt, bias, got, want, again]);
+      }
+      const q = random([2, 2, 4]) as tf.Tensor3D;
+      assert.throws(
+        () =>
+          tf.tidy(() => fused.decodeAttention(q, [{ k: q, v: q }], tf.zeros([1, 1, 2]) as tf.Tensor3D, 1)),
+        /one query row/,
+      );
+      q.dispose();
+      assert.equal(tf.memory().numTensors, before);
+    });
+  },
+});
