@@ -13,7 +13,9 @@
  *     per step instead of twice;
  *   - the softmax gradient `p ⊙ (dy − Σ p ⊙ dy)` of attention (its forward stays XNNPACK's softmax, which was
  *     faster than a fused one written here: 7.9 against 9.9 ms on `[16, 4, 256, 256]`);
- *   - RMSNorm, SwiGLU, RoPE and one Adam(W) update.
+ *   - RMSNorm, SwiGLU, RoPE and one Adam(W) update;
+ *   - a decoding step's attention, one call per layer instead of one BLAS call per slice and product
+ *     (`decodeAttention`), and the key and value gradients of attention by causal blocks (`addPrefixes`).
  *
  * The step's gradient pass went from 716 to about 370 ms (`tf.profile`); `deno task bench model` times whole
  * steps beside the PyTorch twin. The text below is assembled at start-up by wabt and instantiated on the tfjs-wasm module's own memory. Lanes are summed in a
