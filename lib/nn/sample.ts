@@ -8,10 +8,12 @@
  * log-probabilities are bit for bit the same only where its padding differs by a multiple of 4 (on the
  * stock wasm kernels; with the native BLAS matMul, ./blas.ts, edge tiles also sum in another order).
  *
- * Decoding is dispatch-bound at these model sizes (one step of 16 rows costs about what one of 64 does), so
- * prompts are prefilled in passes of `prefillBatchSize` and decoded together in groups of up to
- * `sampleBatchSize` rows ({@link DecodeSession.append}); a finished row stays in its group, unread, until a
- * quarter of the group has finished, since dropping rows copies the whole cache.
+ * A decoding step has a large fixed cost at these model sizes (about a hundred kernel dispatches), so fewer,
+ * wider steps cost less: prompts are prefilled in passes of `prefillBatchSize` and decoded together in groups
+ * of up to `sampleBatchSize` rows ({@link DecodeSession.append}); a finished row stays in its group, unread,
+ * until a quarter of the group has finished, since dropping rows copies the whole cache. One evaluation of
+ * 300 episodes (one thread, another job beside it) took 2,565 steps of 12.7 rows on average in 8.8 s in
+ * chunks of 64, and 1,227 steps of 28.7 rows in 7.3 s in groups of 256.
  *
  * @module
  */
